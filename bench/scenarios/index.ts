@@ -1,0 +1,14 @@
+import { apiDbConfigById } from './api-db-config-by-id.ts';
+import { apiDbCatalogPage } from './api-db-catalog-page.ts';
+import { eventQueueDrain } from './event-queue-drain.ts';
+import { healthScheduling } from './health-scheduling.ts';
+import { healthPageRender } from './health-page-render.ts';
+import { healthSummary1h, healthSummary30d, healthYearOneCheck } from './health-summary.ts';
+import { incidentDetail, incidentsList } from './incidents.ts';
+
+export interface Scenario {
+  name: string;
+  run(): Promise<Record<string, string | number>>;
+}
+
+export const scenarios: Scenario[] = [apiDbConfigById, apiDbCatalogPage, eventQueueDrain, healthScheduling, healthSummary1h, healthSummary30d, healthYearOneCheck, healthPageRender, incidentsList, incidentDetail];

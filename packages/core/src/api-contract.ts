@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/**
+ * Shapes of the JSON routes outside /api/db that both sides rely on. The server validates its
+ * answers against nothing here (it builds them); the web app parses them with these schemas so a
+ * drift shows up as a clear error instead of undefined fields.
+ */
+
+/** GET /api/auth/whoami */
+export const whoamiSchema = z.object({
+  user: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    avatar: z.string().nullable().optional(),
+  }),
+  roles: z.array(z.string()),
+  /** resource -> allowed actions, from the matrix in rbac.ts */
+  permissions: z.record(z.string(), z.array(z.enum(['read', 'write']))),
+  /** 'none' when AUTH=none switched session handling off */
+  authMode: z.enum(['kratos', 'none']),
+});
+export type Whoami = z.infer<typeof whoamiSchema>;
+
+/** GET /api/properties: feature flags and other settings, local (environment) and database. */
+export const propertySchema = z.object({
+  name: z.string(),
+  value: z.string(),
+  source: z.enum(['local', 'db']),
+});
+export const propertiesSchema = z.array(propertySchema);
+export type Property = z.infer<typeof propertySchema>;
+
+/** GET /api/about */
+export const aboutSchema = z.object({ Version: z.string() });

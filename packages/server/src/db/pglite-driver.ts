@@ -1,0 +1,37 @@
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import type { Db, Queryable, QueryResult } from './types.ts';
+
+// Same conversions as the pg driver so both drivers answer identically.
+const parsers = {
+  [pgliteTypes.INT8]: (v: string) => Number(v),
+  [pgliteTypes.TIMESTAMP]: (v: string) => v,
+  [pgliteTypes.TIMESTAMPTZ]: (v: string) => v,
+  [pgliteTypes.DATE]: (v: string) => v,
+};
+
+function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
+  return {
+    async query<T>(sql: string, params: unknown[] = []) {
+      const r = await q.query<T>(sql, params, { parsers });
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length, fields: r.fields } as QueryResult<T>;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  };
+}
+
+/** dataDir undefined means in-memory (tests). */
+export async function createPgliteDb(dataDir?: string): Promise<Db> {
+  const db = await PGlite.create(dataDir);
+  const base = wrap(db);
+  return {
+    driver: 'pglite',
+    query: base.query,
+    exec: base.exec,
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    async close() {
+      await db.close();
+    },
+  };
+}

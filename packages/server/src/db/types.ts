@@ -1,0 +1,23 @@
+/**
+ * The one database abstraction the server uses. Two drivers implement it: node-postgres (a pool,
+ * for production) and PGlite (in-process PostgreSQL, the embedded default). Everything above this
+ * layer writes plain PostgreSQL and passes values as bound parameters ($1, $2, ...).
+ */
+export interface QueryResult<T = Record<string, unknown>> {
+  rows: T[];
+  rowCount: number;
+  fields: { name: string; dataTypeID: number }[];
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly driver: 'pg' | 'pglite';
+  /** Runs fn inside BEGIN/COMMIT on one connection; ROLLBACK when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,113 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { canRunCheck } from '@watchdeck/core';
+import type { Db } from '../db/index.ts';
+import { needs } from '../auth/index.ts';
+import type { HealthEngine } from './engine.ts';
+import { checksSummaryRows, parseLabelFilter } from './summary.ts';
+import { checkGraph } from './graph.ts';
+import { parseWindow } from './time-range.ts';
+import { CANARY_GRAPH_POINTS } from '@watchdeck/core';
+
+/**
+ * The canary service's routes under /api/canary (seed 000 section 7 "Health and checks"):
+ *   POST /api/canary/run/check/{id}    Run Now: runs the check, records it, answers the result
+ *   GET  /api/canary/api/summary       {checks_summary: [...]} for start (default 1h), end,
+ *                                      check_id, canary_id, agent_id, namespace, type, labels
+ *   GET  /api/canary/api/graph         ?check=&start=&end=&count=300 -> {status: [points], ...}
+ * Bad parameters answer 400 {error} naming the parameter; unknown checks 404.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_POINTS = 1000;
+
+type Query = Record<string, string | undefined>;
+
+function uuidParam(q: Query, name: string): string | undefined {
+  const v = q[name];
+  if (v === undefined || v === '') return undefined;
+  if (!UUID.test(v)) throw new RangeError(`${name} must be a UUID`);
+  return v;
+}
+
+/**
+ * `head`, the rows separated by commas, `tail`, in pieces of about CHUNK characters, made as the
+ * response stream asks for them. The summary of thousands of checks is several MB: written in
+ * pieces it never becomes one string (or one buffer) of that size, which Node would have to
+ * allocate, flatten and encode in one go (measured slower, and it keeps more memory alive
+ * through young-generation collections).
+ */
+const CHUNK = 64 * 1024;
+function* jsonPieces(head: string, rows: string[], tail: string): Generator<string> {
+  let piece = head;
+  for (let i = 0; i < rows.length; i++) {
+    piece += i ? `,${rows[i]}` : rows[i];
+    if (piece.length >= CHUNK) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield piece + tail;
+}
+
+export function healthRoutes(app: FastifyInstance, { db, engine }: { db: Db; engine: HealthEngine }): void {
+  const read = needs('canaries', 'read', { feature: 'health' });
+
+  app.post<{ Params: { id: string } }>(
+    '/api/canary/run/check/:id',
+    // seed 000 section 6: Run Now is available to commanders, besides those who may write canaries
+    { config: { feature: 'health', access: { label: 'run checks', check: canRunCheck } } },
+    async (req, reply) => {
+      if (!UUID.test(req.params.id)) return reply.code(400).send({ error: 'the check id must be a UUID' });
+      const result = await engine.runCheck(req.params.id);
+      if (!result) return reply.code(404).send({ error: 'check not found' });
+      return result;
+    },
+  );
+
+  app.get<{ Querystring: Query }>('/api/canary/api/summary', { config: read }, async (req, reply) => {
+    const q = req.query;
+    let window;
+    let filter;
+    try {
+      window = parseWindow(q, '1h');
+      filter = {
+        checkId: uuidParam(q, 'check_id') ?? uuidParam(q, 'checkId'),
+        canaryId: uuidParam(q, 'canary_id'),
+        agentId: uuidParam(q, 'agent_id'),
+        namespace: q.namespace || undefined,
+        type: q.type || undefined,
+        labels: parseLabelFilter(q.labels),
+      };
+    } catch (err) {
+      if (err instanceof RangeError) return reply.code(400).send({ error: err.message });
+      throw err;
+    }
+    const started = performance.now();
+    const { rows, source } = await checksSummaryRows(db, window, filter);
+    const meta = JSON.stringify({ duration: Math.round(performance.now() - started), source, start: window.start, end: window.end });
+    // The rows arrive as JSON text from PostgreSQL; splice them in rather than parse and re-serialise.
+    return reply.type('application/json; charset=utf-8').send(Readable.from(jsonPieces('{"checks_summary":[', rows, `],${meta.slice(1)}`)));
+  });
+
+  app.get<{ Querystring: Query }>('/api/canary/api/graph', { config: read }, async (req, reply) => {
+    const q = req.query;
+    let check: string | undefined;
+    let window;
+    let count = CANARY_GRAPH_POINTS;
+    try {
+      check = uuidParam(q, 'check') ?? uuidParam(q, 'check_id');
+      if (!check) throw new RangeError('check is required (the check id)');
+      window = parseWindow(q, '1h');
+      if (q.count !== undefined && q.count !== '') {
+        count = Number(q.count);
+        if (!Number.isInteger(count) || count < 1 || count > MAX_POINTS) throw new RangeError(`count must be a whole number from 1 to ${MAX_POINTS}`);
+      }
+    } catch (err) {
+      if (err instanceof RangeError) return reply.code(400).send({ error: err.message });
+      throw err;
+    }
+    const exists = await db.query(`SELECT 1 FROM checks WHERE id = $1`, [check]);
+    if (!exists.rows.length) return reply.code(404).send({ error: 'check not found' });
+    return checkGraph(db, check, window, count);
+  });
+}

@@ -1,0 +1,416 @@
+import type { Db } from '../db/index.ts';
+import { rollupWatermark } from './rollups.ts';
+import type { TimeWindow } from './time-range.ts';
+
+/**
+ * The health summary feed (GET /api/canary/api/summary, seed 000 "returns checks_summary"): every
+ * live check of a live canary with its uptime {passed, failed, last_pass, last_fail} and latency
+ * {p95, p97, p99, rolling1h} over the requested window, plus the agent's id and name.
+ *
+ * Where the numbers come from depends on the window:
+ *   up to 6 hours   raw runs (exact percentiles);
+ *   up to 2 days    hourly roll-ups from the window's first hour, plus raw runs after the watermark;
+ *   longer          daily roll-ups from the window's first day, plus raw runs after the watermark.
+ * Roll-up windows start at the whole hour / day. Their percentiles are approximations: the 95th
+ * percentile of the buckets' p95 values (97th of p97, 99th of p99), each raw run after the
+ * watermark counting as a bucket; that keeps slow hours visible in a month-long p95, as a mean
+ * of hourly percentiles would not. rolling1h is the mean duration of the last hour's raw runs.
+ *
+ * Cost (5,000 checks, 30 days of runs every 15 minutes; README "Benchmark"): a roll-up window of
+ * the whole feed reads its roll-up part once per roll-up pass (rollupParts below), so a request
+ * costs what the 1-hour feed does: one statement that renders the checks and aggregates the last
+ * minutes of raw runs. A window narrowed to one check or canary reads its few roll-up rows itself.
+ */
+export interface SummaryFilter {
+  checkId?: string;
+  canaryId?: string;
+  agentId?: string;
+  namespace?: string;
+  type?: string;
+  /** include: every label must match; exclude: none may */
+  labels?: { include: [string, string][]; exclude: [string, string][] };
+}
+
+const RAW_MAX_MS = 6 * 3_600_000;
+const HOURLY_MAX_MS = 2 * 86_400_000;
+
+export type SummarySource = 'raw' | '1h' | '1d';
+
+export function summarySource(window: TimeWindow): SummarySource {
+  const span = window.end.getTime() - window.start.getTime();
+  return span <= RAW_MAX_MS ? 'raw' : span <= HOURLY_MAX_MS ? '1h' : '1d';
+}
+
+/**
+ * `labels` as the dashboard sends it: comma-separated `key=value` (or `key:value`) items, an
+ * exclusion prefixed with '!' (seed 000); or the URL's JSON form {"key=value": 1 | -1}.
+ */
+export function parseLabelFilter(text: string | undefined): SummaryFilter['labels'] {
+  if (!text?.trim()) return undefined;
+  const include: [string, string][] = [];
+  const exclude: [string, string][] = [];
+  const add = (item: string, neg: boolean) => {
+    const m = /^([^=:]+)[=:](.*)$/.exec(item.trim());
+    if (!m) throw new RangeError(`labels item "${item}" must be key=value (prefix '!' to exclude)`);
+    (neg ? exclude : include).push([m[1].trim(), m[2].trim()]);
+  };
+  const t = text.trim();
+  if (t.startsWith('{')) {
+    let obj: Record<string, unknown>;
+    try {
+      obj = JSON.parse(t) as Record<string, unknown>;
+    } catch {
+      throw new RangeError('labels must be key=value items separated by commas, or a JSON object {"key=value": 1 | -1}');
+    }
+    for (const [k, v] of Object.entries(obj)) if (Number(v) !== 0) add(k, Number(v) < 0);
+  } else {
+    for (const part of t.split(',')) if (part.trim()) add(part.trim().replace(/^!/, ''), part.trim().startsWith('!'));
+  }
+  return { include, exclude };
+}
+
+function checkFilter(f: SummaryFilter, params: unknown[]): string {
+  const parts = ['c.deleted_at IS NULL', 'ca.deleted_at IS NULL'];
+  const add = (sql: string, v: unknown) => {
+    params.push(v);
+    parts.push(sql.replaceAll('?', `$${params.length}`));
+  };
+  if (f.checkId) add('c.id = ?::uuid', f.checkId);
+  if (f.canaryId) add('c.canary_id = ?::uuid', f.canaryId);
+  if (f.agentId) add('c.agent_id = ?::uuid', f.agentId);
+  if (f.namespace) add('c.namespace = ?', f.namespace);
+  if (f.type) add('c.type = ?', f.type);
+  for (const [k, v] of f.labels?.include ?? []) add('c.labels @> ?::jsonb', JSON.stringify({ [k]: v }));
+  for (const [k, v] of f.labels?.exclude ?? []) add('NOT (coalesce(c.labels, \'{}\') @> ?::jsonb)', JSON.stringify({ [k]: v }));
+  return parts.join(' AND ');
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const PERCENTILES = [0.95, 0.97, 0.99] as const;
+
+/** date_trunc(unit, t, 'UTC'), done once here rather than for every roll-up row a query filters. */
+const truncUtc = (t: Date, unitMs: number) => new Date(Math.floor(t.getTime() / unitMs) * unitMs);
+
+/**
+ * One check's roll-up part of a window: run counts, and the window's bucket percentiles sorted
+ * ascending (NULLs left out, as percentile_disc leaves them out), ready to merge with raw runs.
+ */
+interface RollupPart {
+  passed: number;
+  failed: number;
+  pct: [Int32Array, Int32Array, Int32Array];
+}
+
+/**
+ * The roll-up parts of every check for one window (roll-up table, first bucket, end), kept per
+ * process and database handle. An entry is exact up to the watermark it was read at: roll-up rows
+ * change only in a roll-up pass, and every pass moves the watermark. A request completes the
+ * entry with the raw runs after that watermark, so one statement per request reads only the last
+ * minutes of runs, not a month of roll-ups.
+ *
+ * After a pass, the previous entry (if at most STALE_MAX_MS older) keeps answering, completed with
+ * the raw runs after its own watermark, while the entry of the new watermark is read once in the
+ * background: meanwhile the feed is what it was just before that pass plus the runs recorded
+ * since (it misses only runs recorded late, after their start time had fallen behind the previous
+ * watermark, at most the roll-up margin, as it did before the pass). The first request of a
+ * window waits for its entry.
+ */
+interface CacheEntry {
+  watermark: number;
+  parts: Promise<Map<string, RollupPart>>;
+  refreshing?: boolean;
+}
+const MAX_CACHED_WINDOWS = 4;
+const STALE_MAX_MS = 3_600_000;
+const rollupCaches = new WeakMap<Db, Map<string, CacheEntry>>();
+
+/** For tests: forget every cached roll-up window of a database handle. */
+export function clearRollupCache(db: Db): void {
+  rollupCaches.delete(db);
+}
+
+/** "12,7,30" -> Int32Array [12, 7, 30] (non-negative integers, as string_agg writes them). */
+function parseInts(text: string | null): Int32Array {
+  if (!text) return new Int32Array(0);
+  let count = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 44) count++;
+  const out = new Int32Array(count);
+  let k = 0;
+  let v = 0;
+  let neg = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 44) {
+      out[k++] = neg ? -v : v;
+      v = 0;
+      neg = false;
+    } else if (ch === 45) neg = true;
+    else v = v * 10 + (ch - 48);
+  }
+  out[k] = neg ? -v : v;
+  return out;
+}
+
+async function loadRollupParts(db: Db, table: string, from: Date, until: Date): Promise<Map<string, RollupPart>> {
+  const { rows } = await db.query<{ id: string; passed: number; failed: number; p95: string | null; p97: string | null; p99: string | null }>(
+    `SELECT r.check_id AS id, sum(r.passed)::int8 AS passed, sum(r.failed)::int8 AS failed,
+       string_agg(r.p95::text, ',' ORDER BY r.p95) AS p95,
+       string_agg(r.p97::text, ',' ORDER BY r.p97) AS p97,
+       string_agg(r.p99::text, ',' ORDER BY r.p99) AS p99
+     FROM ${table} r
+     WHERE r.bucket >= $1 AND r.bucket < $2
+     GROUP BY r.check_id`,
+    [from.toISOString(), until.toISOString()],
+  );
+  const parts = new Map<string, RollupPart>();
+  for (const r of rows) parts.set(r.id, { passed: Number(r.passed), failed: Number(r.failed), pct: [parseInts(r.p95), parseInts(r.p97), parseInts(r.p99)] });
+  return parts;
+}
+
+/**
+ * The roll-up parts for a window [from, end) of `table` and the watermark they are exact up to
+ * (at most `watermark`); the caller adds the raw runs from there on.
+ */
+function rollupParts(db: Db, table: string, from: Date, end: Date, watermark: Date): { parts: Promise<Map<string, RollupPart>>; upTo: Date } {
+  let cache = rollupCaches.get(db);
+  if (!cache) rollupCaches.set(db, (cache = new Map()));
+  // windows that reach the watermark share an entry across passes; older ones end where they end
+  const key = `${table}|${from.getTime()}|${end >= watermark ? 'now' : end.getTime()}`;
+  const load = () => loadRollupParts(db, table, from, end < watermark ? end : watermark);
+  const store = (entry: CacheEntry) => {
+    cache.delete(key);
+    if (cache.size >= MAX_CACHED_WINDOWS) cache.delete(cache.keys().next().value!);
+    cache.set(key, entry);
+  };
+  const w = watermark.getTime();
+  const entry = cache.get(key);
+  if (entry && entry.watermark === w) return { parts: entry.parts, upTo: watermark };
+  if (entry && entry.watermark < w && w - entry.watermark <= STALE_MAX_MS) {
+    if (!entry.refreshing) {
+      entry.refreshing = true;
+      const parts = load();
+      parts.then(
+        () => store({ watermark: w, parts }),
+        () => (entry.refreshing = false),
+      );
+    }
+    return { parts: entry.parts, upTo: new Date(entry.watermark) };
+  }
+  const parts = load();
+  parts.catch(() => cache.get(key)?.parts === parts && cache.delete(key));
+  store({ watermark: w, parts });
+  return { parts, upTo: watermark };
+}
+
+/**
+ * percentile_disc(q) over the values of two ascending arrays together: the value at position
+ * ceil(q * n) (1-based, at least 1) of the union in ascending order, with PostgreSQL's float8
+ * arithmetic; null when there is no value. A binary search for how many of the values before it
+ * come from `a` (the k-th smallest of two sorted arrays), so the cost does not grow with the
+ * number of raw runs merged in.
+ */
+export function percentileOfUnion(a: ArrayLike<number>, b: ArrayLike<number>, q: number): number | null {
+  const n = a.length + b.length;
+  if (n === 0) return null;
+  const rank = Math.max(1, Math.ceil(q * n));
+  if (b.length === 0) return a[rank - 1];
+  if (a.length === 0) return b[rank - 1];
+  // i values from a and rank - i from b: the smallest i for which a does not need to give more
+  let lo = Math.max(0, rank - b.length);
+  let hi = Math.min(rank, a.length);
+  while (lo < hi) {
+    const i = (lo + hi) >>> 1;
+    if (a[i] < b[rank - i - 1]) lo = i + 1;
+    else hi = i;
+  }
+  const j = rank - lo;
+  if (lo === 0) return b[j - 1];
+  if (j === 0) return a[lo - 1];
+  return Math.max(a[lo - 1], b[j - 1]);
+}
+
+/** One row of the statement: the check's JSON without uptime and latency, and their parts. */
+interface FeedRow {
+  j: string;
+  /** the check's id (cached roll-up windows only) */
+  id?: string;
+  passed: number | null;
+  failed: number | null;
+  /** JSON texts of timestamps, or null */
+  last_pass: string | null;
+  last_fail: string | null;
+  p95: number | null;
+  p97: number | null;
+  p99: number | null;
+  /** durations of the raw runs after the watermark, comma-separated (cached roll-up windows only) */
+  durations?: string | null;
+  rolling1h: number | null;
+}
+
+const NO_VALUES = new Int32Array(0);
+const NO_PART: RollupPart = { passed: 0, failed: 0, pct: [new Int32Array(0), new Int32Array(0), new Int32Array(0)] };
+
+const json = (v: number | string | null | undefined) => (v === null || v === undefined ? 'null' : String(v));
+
+/** A check's JSON with its uptime and latency objects appended (the keys and order of seed 000's feed). */
+function feedRow(j: string, passed: number, failed: number, lastPass: string | null, lastFail: string | null, p95: number | null, p97: number | null, p99: number | null, rolling1h: number | null): string {
+  return `${j.slice(0, -1)},"uptime":{"passed":${passed},"failed":${failed},"last_pass":${json(lastPass)},"last_fail":${json(lastFail)}},"latency":{"p95":${json(p95)},"p97":${json(p97)},"p99":${json(p99)},"rolling1h":${json(rolling1h)}}}`;
+}
+
+/**
+ * The feed as one JSON text per check, in feed order (canary name, then check name).
+ *
+ * PostgreSQL renders each check's own columns (row_to_json) and returns the numbers of its uptime
+ * and latency beside them; this function appends those two objects and the caller splices the
+ * rows into the answer. Measured on 5,000 checks, one row per check is the cheap shape: one
+ * json_agg value of several MB costs PostgreSQL about 60 ms more than the same rows sent one by
+ * one, and Node takes longer to decode one such value than to read the rows. The roll-up
+ * windows' bounds are computed here (a date_trunc(..., 'UTC') in the WHERE clause runs for every
+ * row it filters), and without a filter no selection is joined into the history scans.
+ *
+ * A roll-up window of the whole feed (no check or canary filter) takes its roll-up part from
+ * rollupParts (read once per roll-up pass) and merges the raw runs after that part's watermark in
+ * here; the numbers are those of the single-statement form that narrow requests (one check, one
+ * canary) use, which reads the roll-ups every time.
+ */
+export async function checksSummaryRows(db: Db, window: TimeWindow, filter: SummaryFilter = {}): Promise<{ rows: string[]; source: SummarySource }> {
+  const source = summarySource(window);
+  const table = source === '1h' ? 'check_statuses_1h' : 'check_statuses_1d';
+  // roll-up buckets from the window's first whole hour / day (UTC) up to the watermark, raw runs
+  // from the watermark on
+  const from = truncUtc(window.start, source === '1h' ? HOUR_MS : DAY_MS);
+  let watermark = source === 'raw' ? null : ((await rollupWatermark(db)) ?? new Date(0));
+  const cached = source !== 'raw' && !filter.checkId && !filter.canaryId;
+  let rollup: Promise<Map<string, RollupPart>> | undefined;
+  if (cached) ({ parts: rollup, upTo: watermark } = rollupParts(db, table, from, window.end, watermark!));
+  const rawFrom = watermark && watermark > window.start ? watermark : window.start;
+  const until = watermark && watermark < window.end ? watermark : window.end;
+  // $1, $2: the window of the raw runs read
+  const params: unknown[] = [rawFrom.toISOString(), window.end.toISOString()];
+  const where = checkFilter(filter, params);
+  // Without a filter every live check is wanted: aggregate history without joining the selection
+  // (the final join drops deleted checks); with one, join it early to read less.
+  const narrowed = where !== 'c.deleted_at IS NULL AND ca.deleted_at IS NULL';
+  const only = (alias: string) => (narrowed ? `JOIN sel ON sel.id = ${alias}.check_id` : '');
+  // rolling1h comes from the scan of raw runs when that covers the last hour: a raw window
+  // that does, or the raw runs after the watermark, read from the last hour on with filters.
+  const now = Date.now();
+  const rollingInStats = cached || (source === 'raw' && window.start.getTime() <= now - HOUR_MS && window.end.getTime() >= now - 1000);
+  let stats: string;
+  if (source === 'raw') {
+    // one sort per check gives all three percentiles
+    stats = `
+      SELECT cs.check_id,
+        count(*) FILTER (WHERE cs.status) AS passed, count(*) FILTER (WHERE NOT cs.status) AS failed,
+        max(cs.time) FILTER (WHERE cs.status) AS last_pass, max(cs.time) FILTER (WHERE NOT cs.status) AS last_fail,
+        percentile_disc(ARRAY[0.95, 0.97, 0.99]) WITHIN GROUP (ORDER BY cs.duration) AS pct${rollingInStats ? `,
+        round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h` : ''}
+      FROM check_statuses cs ${only('cs')}
+      WHERE cs.time >= $1 AND cs.time < $2
+      GROUP BY cs.check_id`;
+  } else if (cached) {
+    // the raw runs after the watermark (the roll-up part comes from the cache) and the last hour's
+    const tail = 'cs.time >= $1 AND cs.time < $2';
+    stats = `
+      SELECT cs.check_id,
+        count(*) FILTER (WHERE ${tail} AND cs.status) AS passed, count(*) FILTER (WHERE ${tail} AND NOT cs.status) AS failed,
+        max(cs.time) FILTER (WHERE ${tail} AND cs.status) AS last_pass, max(cs.time) FILTER (WHERE ${tail} AND NOT cs.status) AS last_fail,
+        NULL::int[] AS pct, string_agg(cs.duration::text, ',') FILTER (WHERE ${tail}) AS durations,
+        round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h
+      FROM check_statuses cs ${only('cs')}
+      WHERE cs.time >= least($1::timestamptz, now() - interval '1 hour')
+      GROUP BY cs.check_id`;
+  } else {
+    params.push(from.toISOString(), until.toISOString());
+    stats = `
+      SELECT u.check_id, sum(u.passed) AS passed, sum(u.failed) AS failed,
+        max(u.last_pass) AS last_pass, max(u.last_fail) AS last_fail,
+        ARRAY[percentile_disc(0.95) WITHIN GROUP (ORDER BY u.p95),
+              percentile_disc(0.97) WITHIN GROUP (ORDER BY u.p97),
+              percentile_disc(0.99) WITHIN GROUP (ORDER BY u.p99)] AS pct
+      FROM (
+        SELECT r.check_id, r.passed, r.failed, NULL::timestamptz AS last_pass, NULL::timestamptz AS last_fail,
+          r.p95, r.p97, r.p99
+        FROM ${table} r ${only('r')}
+        WHERE r.bucket >= $${params.length - 1}::timestamptz AND r.bucket < $${params.length}::timestamptz
+        UNION ALL
+        SELECT cs.check_id, cs.status::int, (NOT cs.status)::int,
+          CASE WHEN cs.status THEN cs.time END, CASE WHEN NOT cs.status THEN cs.time END,
+          cs.duration, cs.duration, cs.duration
+        FROM check_statuses cs ${only('cs')}
+        WHERE cs.time >= $1 AND cs.time < $2
+      ) u
+      GROUP BY u.check_id`;
+  }
+  const sql = `
+    WITH ${narrowed ? `sel AS (SELECT c.id FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE ${where}), ` : ''}ag AS MATERIALIZED (
+      SELECT id, json_build_object('id', id, 'name', name) AS agent FROM agents
+    ), stats AS (${stats}
+    )${
+      rollingInStats
+        ? ''
+        : `, rolling AS (
+      SELECT cs.check_id, round(avg(cs.duration))::int AS rolling1h
+      FROM check_statuses cs ${only('cs')}
+      WHERE cs.time > now() - interval '1 hour'
+      GROUP BY cs.check_id
+    )`
+    }
+    SELECT row_to_json(x)::text AS j,${cached ? ' y.id,' : ''} y.passed, y.failed,
+      to_json(y.last_pass)::text AS last_pass, to_json(y.last_fail)::text AS last_fail,
+      y.pct[1] AS p95, y.pct[2] AS p97, y.pct[3] AS p99,${cached ? ' y.durations,' : ''} y.rolling1h
+    FROM (
+      SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id, ag.agent,
+        c.name, c.namespace, c.description, c.type, c.icon, c.endpoint, c.owner, c.labels, c.severity, c.status,
+        c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at,
+        s.passed, s.failed, s.last_pass, s.last_fail, s.pct,${cached ? ' s.durations,' : ''} ${rollingInStats ? 's' : 'r'}.rolling1h
+      FROM checks c
+      JOIN canaries ca ON ca.id = c.canary_id
+      LEFT JOIN ag ON ag.id = c.agent_id
+      LEFT JOIN stats s ON s.check_id = c.id
+      ${rollingInStats ? '' : 'LEFT JOIN rolling r ON r.check_id = c.id'}
+      WHERE ${where}
+      ORDER BY ca.name, c.name
+    ) y
+    -- the check's own columns, rendered after the sort (which then moves raw columns, not JSON)
+    CROSS JOIN LATERAL (SELECT y.id, y.canary_id, y.canary_name, y.canary_namespace, y.agent_id, y.agent, y.name, y.namespace,
+      y.description, y.type, y.icon, y.endpoint, y.owner, y.labels, y.severity, y.status, y.last_runtime, y.next_runtime,
+      y.last_transition_time, y.deleted_at) x
+    ORDER BY y.canary_name, y.name`;
+  const [parts, { rows }] = await Promise.all([rollup, db.query<FeedRow>(sql, params)]);
+  const out = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (!parts) {
+      out[i] = feedRow(r.j, Number(r.passed ?? 0), Number(r.failed ?? 0), r.last_pass, r.last_fail, r.p95, r.p97, r.p99, r.rolling1h);
+      continue;
+    }
+    const part = parts.get(r.id!) ?? NO_PART;
+    const raw = r.durations ? parseInts(r.durations).sort() : NO_VALUES;
+    out[i] = feedRow(
+      r.j,
+      part.passed + Number(r.passed ?? 0),
+      part.failed + Number(r.failed ?? 0),
+      r.last_pass,
+      r.last_fail,
+      percentileOfUnion(part.pct[0], raw, PERCENTILES[0]),
+      percentileOfUnion(part.pct[1], raw, PERCENTILES[1]),
+      percentileOfUnion(part.pct[2], raw, PERCENTILES[2]),
+      r.rolling1h,
+    );
+  }
+  return { rows: out, source };
+}
+
+/** The feed as one JSON array text. */
+export async function checksSummaryJson(db: Db, window: TimeWindow, filter: SummaryFilter = {}): Promise<{ json: string; source: SummarySource }> {
+  const { rows, source } = await checksSummaryRows(db, window, filter);
+  return { json: `[${rows.join(',')}]`, source };
+}
+
+/** The feed as objects (tests, other server code). */
+export async function checksSummary(db: Db, window: TimeWindow, filter: SummaryFilter = {}): Promise<{ rows: Record<string, unknown>[]; source: SummarySource }> {
+  const { rows, source } = await checksSummaryRows(db, window, filter);
+  return { rows: rows.map((r) => JSON.parse(r) as Record<string, unknown>), source };
+}

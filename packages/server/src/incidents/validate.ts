@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import { dodScriptProblem } from './dod.ts';
+
+/**
+ * Checks a write to `evidences` through /api/db before the database sees it (the engine's
+ * pre-SQL hook, like settings/validate.ts): a definition-of-done `script` must be a CEL expression
+ * the evaluator can run (dod.ts). Answers 400 in PostgREST's shape, nothing written.
+ */
+export class DodScriptError extends Error {
+  readonly statusCode = 400;
+  /** check_violation: the engine maps it to 400 with {code, message, details, hint} */
+  readonly code = '23514';
+  readonly detail: string;
+  readonly hint =
+    'Examples: check.status == "healthy" && check.age > duration("5m"); analysis.status == "resolved"; component.status == "healthy"';
+  constructor(script: string, problem: string) {
+    super(`The definition of done script is not a valid CEL expression: ${problem}`);
+    this.detail = `script: ${script}`;
+  }
+}
+
+export function validateEvidenceWrite(table: string, method: string, rawBody: unknown): void {
+  if (table !== 'evidences' || (method !== 'POST' && method !== 'PATCH')) return;
+  let body: unknown;
+  try {
+    body = typeof rawBody === 'string' ? JSON.parse(rawBody) : rawBody;
+  } catch {
+    return; // the engine answers malformed JSON itself
+  }
+  for (const row of Array.isArray(body) ? body : [body]) {
+    if (!row || typeof row !== 'object') continue;
+    const script = (row as Record<string, unknown>).script;
+    if (typeof script !== 'string' || !script.trim()) continue;
+    const problem = dodScriptProblem(script.trim());
+    if (problem) throw new DodScriptError(script, problem);
+  }
+}
+
+type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
+
+/** Wraps the /api/db engine's pre-SQL hook: authorise first (403 before 400), then validate. */
+export function withIncidentValidation(authorize: Authorize | undefined): Authorize {
+  return async (req, table, access) => {
+    await authorize?.(req, table, access);
+    if (access === 'write') validateEvidenceWrite(table, req.method, req.body);
+  };
+}

@@ -1,0 +1,85 @@
+import type { Db } from '../db/index.ts';
+
+/**
+ * Job history: every engine run records RUNNING, then SUCCESS / WARNING / FAILED with counts,
+ * duration and details. The RUNNING row is written before the work starts so a crash leaves a
+ * trace, which markStaleRuns turns into STOPPED at the next start-up.
+ */
+export type JobStatus = 'RUNNING' | 'SUCCESS' | 'WARNING' | 'FAILED' | 'STOPPED';
+
+export interface JobContext {
+  success(n?: number): void;
+  error(err: unknown, key?: string): void;
+  warn(message: string): void;
+  /** Extra details shown in the job's modal (scrape_summary, summary, ...). */
+  details: Record<string, unknown>;
+}
+
+export interface JobInfo {
+  name: string;
+  resourceType?: string;
+  resourceId?: string;
+  agentId?: string;
+}
+
+export async function runJob<T>(db: Db, info: JobInfo, fn: (ctx: JobContext) => Promise<T>): Promise<{ id: string; status: JobStatus; result?: T }> {
+  const started = Date.now();
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO job_history (name, resource_type, resource_id, agent_id, status, time_start)
+     VALUES ($1, $2, $3, $4, 'RUNNING', now()) RETURNING id`,
+    [info.name, info.resourceType ?? null, info.resourceId ?? null, info.agentId ?? null],
+  );
+  const id = rows[0].id;
+  let successCount = 0;
+  const errors: string[] = [];
+  const keyed: Record<string, string> = {};
+  const warnings: string[] = [];
+  const ctx: JobContext = {
+    success: (n = 1) => void (successCount += n),
+    error: (err, key) => {
+      const msg = err instanceof Error ? err.message : String(err);
+      if (key) keyed[key] = msg;
+      else errors.push(msg);
+    },
+    warn: (m) => void warnings.push(m),
+    details: {},
+  };
+  let result: T | undefined;
+  let thrown: unknown;
+  try {
+    result = await fn(ctx);
+  } catch (err) {
+    thrown = err;
+    ctx.error(err);
+  }
+  const errorCount = errors.length + Object.keys(keyed).length;
+  const status: JobStatus = thrown ? 'FAILED' : errorCount > 0 ? (successCount > 0 ? 'WARNING' : 'FAILED') : warnings.length ? 'WARNING' : 'SUCCESS';
+  const details: Record<string, unknown> = { ...ctx.details };
+  if (Object.keys(keyed).length) details.errors = errors.length ? { ...keyed, '': errors.join('; ') } : keyed;
+  else if (errors.length) details.errors = errors.length === 1 ? errors[0] : errors;
+  if (warnings.length) details.warnings = warnings;
+  await db.query(
+    `UPDATE job_history SET status = $2, success_count = $3, error_count = $4,
+       duration_millis = $5, details = $6::jsonb, time_end = now() WHERE id = $1`,
+    [id, status, successCount, errorCount, Date.now() - started, JSON.stringify(details)],
+  );
+  return { id, status, result };
+}
+
+/** Rows left RUNNING by a crashed process become STOPPED. Called once at start-up. */
+export async function markStaleRuns(db: Db, olderThanMs = 0): Promise<number> {
+  const r = await db.query(
+    `UPDATE job_history SET status = 'STOPPED',
+       details = coalesce(details, '{}'::jsonb) || jsonb_build_object('errors', 'stale: the server stopped while this job was running'),
+       duration_millis = (extract(epoch from (now() - time_start)) * 1000)::bigint, time_end = now()
+     WHERE status = 'RUNNING' AND time_start < now() - ($1::int * interval '1 millisecond')`,
+    [olderThanMs],
+  );
+  return r.rowCount;
+}
+
+/** Deletes job history older than the retention period. */
+export async function pruneJobHistory(db: Db, retentionDays: number): Promise<number> {
+  const r = await db.query(`DELETE FROM job_history WHERE created_at < now() - ($1::int * interval '1 day')`, [retentionDays]);
+  return r.rowCount;
+}

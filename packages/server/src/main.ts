@@ -1,0 +1,54 @@
+import { loadConfig } from './config.ts';
+import { openDb, migrate } from './db/index.ts';
+import { buildApp } from './app.ts';
+import { ensureFirstAdmin } from './auth/first-run.ts';
+import { seedDemo } from './demo/seed.ts';
+
+const command = process.argv[2] ?? 'serve';
+
+async function main() {
+  const config = loadConfig();
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  await migrate(db);
+
+  if (command === 'migrate') return db.close();
+  if (command === 'seed-demo') {
+    await seedDemo(db, { force: true });
+    return db.close();
+  }
+  if (command !== 'serve') {
+    console.error(`unknown command "${command}"; expected serve | migrate | seed-demo`);
+    await db.close();
+    process.exit(2);
+  }
+
+  if (config.demoData) await seedDemo(db, { force: false });
+  const app = await buildApp({ config, db });
+  await ensureFirstAdmin(db, config, app.log); // only when nobody has the admin role yet
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    await app.close(); // stops accepting, waits for in-flight requests, runs onClose hooks
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  if (config.role !== 'api') await app.engines.start();
+  // A worker-only replica still answers /api/health for its orchestrator.
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

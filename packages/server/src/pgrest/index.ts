@@ -1,0 +1,283 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Db, Queryable } from '../db/index.ts';
+import type { ExposedTables } from '../db/exposed.ts';
+import { RestError, fromDatabaseError, tableNotFound } from './errors.ts';
+import { parseQueryString } from './parse.ts';
+import { interpret } from './request.ts';
+import { loadSchemaCache, type SchemaCache } from './schema-cache.ts';
+import { negotiate, parsePrefer, parseRange, toCsv, withoutNulls, type Format } from './respond.ts';
+import { pickOverload, planRead, planWrite, planRpc, type Plan } from './plans.ts';
+import { PlanCache } from './plan-cache.ts';
+
+export interface RestOptions {
+  db: Db;
+  exposed: ExposedTables;
+  rowCap: number;
+  /** RBAC hook: called for every relation a request touches before any SQL runs; throws to deny */
+  authorize?: (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
+  /** encrypts values of an exposed table's `secrets` columns on write */
+  encryptSecret?: (plain: string) => string;
+  /** receives a function that re-reads the schema (after DDL at run time, e.g. in tests) */
+  onSchemaReload?: (reload: () => Promise<void>) => void;
+  /**
+   * The person a request acts as. Every transaction the engine opens (writes, RPC) starts with
+   * set_config('request.person_id', <id>, true) so triggers can record the actor (the incident
+   * changelog, created_by defaults: migrations/0102_incident_workflow.sql).
+   */
+  actor?: (req: FastifyRequest) => string | null | undefined;
+}
+
+/**
+ * /api/db/<table> and /api/db/rpc/<fn>: PostgREST's URL language on our database.
+ * See README.md in this folder for what is supported.
+ */
+export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => {
+  let schema: SchemaCache = await loadSchemaCache(opts.db);
+  // read plans by shape (plan-cache.ts); they name relations and columns, so a reload drops them
+  const plans = new PlanCache();
+  opts.onSchemaReload?.(async () => {
+    schema = await loadSchemaCache(opts.db);
+    plans.clear();
+  });
+
+  // The engine parses bodies itself so a malformed one is PGRST102, not Fastify's 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  const handler = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    try {
+      const url = req.raw.url ?? '';
+      const prefixAt = url.indexOf('/api/db/');
+      const q = url.indexOf('?');
+      const pathPart = decodeURIComponent(url.slice(prefixAt + '/api/db/'.length, q >= 0 ? q : undefined)).replace(/\/+$/, '');
+      const pairs = parseQueryString(q >= 0 ? url.slice(q + 1) : '');
+      const prefer = parsePrefer(req.headers.prefer);
+      const { format, stripNulls } = negotiate(req.headers.accept);
+      const touched = new Set<string>();
+      const ctx = {
+        schema,
+        touched,
+        rowCap: opts.rowCap,
+        isExposed: (name: string) => !!opts.exposed[name],
+        secretColumns: (name: string) => opts.exposed[name]?.secrets ?? [],
+        encryptSecret: opts.encryptSecret,
+      };
+
+      let plan: Plan;
+      let access: 'read' | 'write' = 'read';
+      let mainTable: string;
+      if (pathPart.startsWith('rpc/')) {
+        const fn = pathPart.slice(4);
+        mainTable = `rpc/${fn}`;
+        if (!['GET', 'HEAD', 'POST'].includes(req.method)) throw new RestError(405, 'PGRST101', 'Cannot use the ' + req.method + ' method on RPC');
+        if (!opts.exposed[mainTable]) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
+        const defs = schema.functions.get(fn);
+        if (!defs) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
+        // on GET, a query pair naming an argument (of any overload) is an argument, not a filter
+        const argNames = new Set(defs.flatMap((d) => d.args.map((a) => a.name)));
+        const viaQuery = req.method === 'GET' || req.method === 'HEAD';
+        const model = interpret(pairs, viaQuery ? argNames : new Set());
+        let args: Record<string, unknown>;
+        if (viaQuery) args = Object.fromEntries(model.rest);
+        else args = parseBodyObject(jsonBody(req));
+        plan = planRpc(ctx, pickOverload(defs, Object.keys(args)), args, model, prefer, parseRange(header(req, 'range')));
+        access = opts.exposed[mainTable].resource ? (req.method === 'POST' && !opts.exposed[mainTable].readOnly ? 'write' : 'read') : 'read';
+      } else {
+        mainTable = pathPart;
+        if (!mainTable || mainTable.includes('/') || !opts.exposed[mainTable] || !schema.relations.has(mainTable)) throw tableNotFound(mainTable);
+        if (req.method === 'GET' || req.method === 'HEAD') {
+          let range: ReturnType<typeof parseRange>;
+          try {
+            range = parseRange(header(req, 'range'));
+          } catch (err) {
+            interpret(pairs); // a query that does not parse is reported first, as before any range
+            throw err;
+          }
+          const shape = plans.shapeOf(mainTable, pairs, prefer, range, opts.rowCap);
+          const cached = shape && plans.plan(shape, pairs, touched);
+          if (cached) plan = cached;
+          else {
+            plan = planRead(ctx, mainTable, interpret(pairs), prefer, range);
+            if (shape) plans.remember(shape, plan, touched);
+          }
+        } else {
+          const model = interpret(pairs);
+          if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') {
+            throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
+          }
+          if (opts.exposed[mainTable].readOnly) throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`, `'${mainTable}' is read-only`);
+          access = 'write';
+          const body = req.method === 'DELETE' ? undefined : parseBody(jsonBody(req));
+          plan = planWrite(ctx, req.method, mainTable, model, prefer, body);
+        }
+      }
+
+      if (opts.authorize) {
+        await opts.authorize(req, mainTable, access);
+        for (const t of touched) if (t !== mainTable) await opts.authorize(req, t, 'read');
+      }
+
+      const result = await run(opts.db, plan, format, stripNulls, opts.actor?.(req) ?? null);
+      reply.code(result.status);
+      for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
+      if (result.body === undefined) return reply.send();
+      return reply.type(result.contentType).send(req.method === 'HEAD' ? undefined : result.body);
+    } catch (err) {
+      const e = fromDatabaseError(err);
+      if (e.status >= 500) req.log.error({ err }, 'rest engine error');
+      for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+      return reply.code(e.status).type('application/json; charset=utf-8').send(e.body());
+    }
+  };
+
+  // HEAD comes with GET (Fastify exposes HEAD routes for GET routes).
+  for (const method of ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'] as const) {
+    app.route({ method, url: '/*', handler });
+  }
+};
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The raw body, when it is JSON: other media types (CSV, forms) are not supported (415). */
+function jsonBody(req: FastifyRequest): unknown {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type && type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
+    throw new RestError(415, 'PGRST107', `Content-Type not acceptable: ${type}`);
+  }
+  return req.body;
+}
+
+function parseBody(raw: unknown): Record<string, unknown> | Record<string, unknown>[] {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+  }
+  if (Array.isArray(value)) {
+    if (!value.every((v) => v && typeof v === 'object' && !Array.isArray(v))) throw new RestError(400, 'PGRST102', 'All array elements must be objects');
+    return value as Record<string, unknown>[];
+  }
+  if (value && typeof value === 'object') return value as Record<string, unknown>;
+  throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+}
+
+function parseBodyObject(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'string' || raw.trim() === '') return {};
+  const v = parseBody(raw);
+  if (Array.isArray(v)) throw new RestError(400, 'PGRST102', 'Function arguments must be a JSON object');
+  return v;
+}
+
+interface Result {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+  contentType: string;
+}
+
+/**
+ * Runs a plan in one transaction; singular and range checks roll back writes that break them.
+ * A read is one statement (rows and count together), so it skips BEGIN/COMMIT: two round trips
+ * fewer on the path every list screen takes.
+ */
+async function run(db: Db, plan: Plan, format: Format, stripNulls: boolean, actor: string | null): Promise<Result> {
+  const inTransaction = plan.kind === 'read' && plan.statements.length === 1 ? (fn: (q: Queryable) => Promise<Result>) => fn(db) : db.transaction.bind(db);
+  return inTransaction(async (tx: Queryable) => {
+    // transaction-local (is_local = true): gone at COMMIT/ROLLBACK, never leaks to a pooled connection
+    if (actor && tx !== db) await tx.query(`SELECT set_config('request.person_id', $1, true)`, [actor]);
+    let rows: Row[] = [];
+    for (const stmt of plan.statements) {
+      const r = await tx.query<Row>(stmt.sql, stmt.params);
+      rows = rows.concat(r.rows);
+    }
+    // A read's JSON array goes out as PostgreSQL wrote it: parsing and re-encoding it here would
+    // cost more than the rest of the request for a page of rows. Only CSV and nulls=stripped
+    // need the values.
+    if (plan.kind === 'read' && rows.length === 1 && typeof rows[0].n === 'number' && format !== 'csv' && !stripNulls) {
+      return readAnswer(plan, rows[0], format);
+    }
+    // plans are one statement today; several would concatenate their arrays
+    const items: unknown[] = [];
+    let scalar: string | undefined;
+    let total: number | null = null;
+    let affected = 0;
+    for (const r of rows) {
+      if (r.total !== null && r.total !== undefined) total = Number(r.total);
+      if (r.affected !== null && r.affected !== undefined) affected += Number(r.affected);
+      if (r.body === null || r.body === undefined) continue;
+      if (plan.scalar) scalar = r.body;
+      else items.push(...(JSON.parse(r.body) as unknown[]));
+    }
+    const headers: Record<string, string> = {};
+    if (plan.kind === 'rpc' && plan.scalar) {
+      return { status: 200, headers, body: scalar ?? 'null', contentType: 'application/json; charset=utf-8' };
+    }
+    const asObject = format === 'object' || !!plan.singleObject;
+    if (format === 'object') {
+      const n = plan.kind === 'write' && !plan.returnRows ? affected : items.length;
+      if (n !== 1) throw new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${n} rows`);
+    }
+    if (plan.kind === 'write') {
+      if (plan.location && items.length === 1) headers['Location'] = plan.location(items[0] as Record<string, unknown>);
+      const writeTotal = plan.countRows ? String(affected) : '*';
+      headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
+      if (!plan.returnRows) return { status: plan.method === 'POST' ? 201 : 204, headers, contentType: 'application/json' };
+      return { status: plan.method === 'POST' ? 201 : 200, headers, body: render(items, asObject ? 'object' : format, stripNulls), contentType: contentType(format) };
+    }
+    // reads
+    const range = readRange(plan.offset ?? 0, items.length, total);
+    return { ...range, body: render(items, asObject ? 'object' : format, stripNulls), contentType: contentType(asObject && format === 'json' ? 'json' : format) };
+  });
+}
+
+interface Row {
+  body: string | null;
+  total: number | null;
+  affected: number | null;
+  /** reads: the number of rows in body */
+  n?: number;
+}
+
+/** Content-Range for a read of `count` rows from `offset`; 416 past the end of a counted total. */
+function readRange(offset: number, count: number, total: number | null): { status: number; headers: Record<string, string> } {
+  if (total !== null && offset > 0 && offset >= total && total >= 0 && count === 0) {
+    throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${offset} was requested, but there are only ${total} rows.`, null, {
+      'Content-Range': `*/${total}`,
+    });
+  }
+  const headers = { 'Content-Range': count ? `${offset}-${offset + count - 1}/${total ?? '*'}` : `*/${total ?? '*'}` };
+  const partial = total !== null && (offset > 0 || offset + count < total);
+  return { status: partial ? 206 : 200, headers };
+}
+
+/** A read answered with PostgreSQL's own JSON text (json_agg of the rows). */
+function readAnswer(plan: Plan, row: Row, format: Format): Result {
+  const n = row.n!;
+  const total = row.total === null || row.total === undefined ? null : Number(row.total);
+  const body = row.body ?? '[]';
+  if (format === 'object') {
+    if (n !== 1) throw new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${n} rows`);
+    // json_agg of one row is exactly `[` + the row + `]`
+    const { status, headers } = readRange(plan.offset ?? 0, n, total);
+    return { status, headers, body: body.slice(1, -1), contentType: contentType('object') };
+  }
+  const { status, headers } = readRange(plan.offset ?? 0, n, total);
+  return { status, headers, body, contentType: contentType('json') };
+}
+
+function render(items: unknown[], format: Format, stripNulls: boolean): string {
+  if (format === 'csv') return toCsv(items as Record<string, unknown>[]);
+  const value = format === 'object' ? (items[0] ?? null) : items;
+  return (stripNulls ? JSON.stringify(value, withoutNulls) : JSON.stringify(value)) ?? 'null';
+}
+
+function contentType(format: Format): string {
+  if (format === 'csv') return 'text/csv; charset=utf-8';
+  if (format === 'object') return 'application/vnd.pgrst.object+json; charset=utf-8';
+  return 'application/json; charset=utf-8';
+}

@@ -1,0 +1,384 @@
+import { RestError, columnNotFound, parseError, tableNotFound } from './errors.ts';
+import { parseList, splitTop, type Condition, type Field, type Filter, type OrderTerm, type SelectItem } from './parse.ts';
+import type { RequestModel } from './request.ts';
+import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
+
+/**
+ * Turns a parsed request into one parameterised SQL statement that returns the JSON body as text.
+ * Identifiers only ever come from the schema cache (quoted); values only ever as $n parameters.
+ */
+
+export interface BuildOptions {
+  schema: SchemaCache;
+  /** may this relation be read? (the allow-list) — throws PGRST205 otherwise */
+  isExposed(relation: string): boolean;
+  /** columns whose value is masked on read (connection secrets) */
+  secretColumns(relation: string): string[];
+  /** every relation the statement touches, for the RBAC hook */
+  touched: Set<string>;
+  /** the server row cap: also bounds each embedded array (per parent row) */
+  rowCap?: number;
+}
+
+export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** What a set secret reads as; written back, it means "leave the secret as it is". */
+export const SECRET_MASK = '********';
+
+const CASTS: Record<string, string> = {
+  text: 'text', varchar: 'text', int: 'integer', int4: 'integer', integer: 'integer', int8: 'bigint', bigint: 'bigint',
+  int2: 'smallint', smallint: 'smallint', numeric: 'numeric', float4: 'real', real: 'real', float8: 'double precision',
+  double: 'double precision', bool: 'boolean', boolean: 'boolean', json: 'json', jsonb: 'jsonb', date: 'date',
+  timestamp: 'timestamp', timestamptz: 'timestamptz', time: 'time', uuid: 'uuid', interval: 'interval',
+};
+
+/**
+ * Where a parameter's value comes from, for a plan reused by a request of the same shape
+ * (plan-cache.ts): a query pair's filter value (raw, with `*` as the LIKE wildcard, or as a list),
+ * or the root limit/offset. Parameters without a source are fixed by the shape itself.
+ */
+export type ParamSource = { slot: number; as: 'raw' | 'like' | 'list' } | { root: 'limit' | 'offset' };
+
+export class Params {
+  values: unknown[] = [];
+  /** per parameter: its source, or undefined when the request's shape fixes it */
+  sources: (ParamSource | undefined)[] = [];
+  add(v: unknown, source?: ParamSource): string {
+    this.values.push(v);
+    this.sources.push(source);
+    return `$${this.values.length}`;
+  }
+}
+
+export class Builder {
+  private aliasCounter = 0;
+  constructor(
+    private readonly opts: BuildOptions,
+    readonly params: Params = new Params(),
+  ) {}
+
+  relation(name: string): Relation {
+    const rel = this.opts.schema.relations.get(name);
+    if (!rel || !this.opts.isExposed(name)) throw tableNotFound(name);
+    this.opts.touched.add(name);
+    return rel;
+  }
+
+  nextAlias(): string {
+    return `t${++this.aliasCounter}`;
+  }
+
+  column(rel: Relation, name: string) {
+    const col = rel.columns.get(name);
+    if (!col) throw columnNotFound(rel.name, name);
+    return col;
+  }
+
+  /**
+   * A secret column (stored encrypted) never takes part in a comparison, an order or a JSON path:
+   * each would be an oracle on the stored value. Only `is.null` / `not.is.null` may test it.
+   */
+  private guardSecret(rel: Relation, field: Field) {
+    if (this.opts.secretColumns(rel.name).includes(field.column)) {
+      throw parseError(`column ${rel.name}.${field.column} is secret: it can only be tested with is.null or not.is.null`);
+    }
+  }
+
+  /** `alias."col"->'a'->>'b'` */
+  fieldExpr(rel: Relation, alias: string, field: Field): string {
+    this.column(rel, field.column);
+    let sql = `${alias}.${quoteIdent(field.column)}`;
+    // keys are values like any other: bound, an integer one as an array index
+    for (const step of field.path) {
+      const key = !step.quoted && /^-?\d+$/.test(step.key) ? `${this.params.add(Number(step.key))}::int` : `${this.params.add(step.key)}::text`;
+      sql += `${step.arrow}${key}`;
+    }
+    return sql;
+  }
+
+  /** The SQL type a value compared with this field should be cast to. */
+  private fieldType(rel: Relation, field: Field): string {
+    if (field.path.length === 0) return rel.columns.get(field.column)!.type;
+    return field.path[field.path.length - 1].arrow === '->>' ? 'text' : 'jsonb';
+  }
+
+  // ---- filters ---------------------------------------------------------------------------
+
+  filterSql(rel: Relation, alias: string, filter: Filter): string {
+    if (filter.kind === 'logic') {
+      if (filter.items.length === 0) throw parseError(`empty ${filter.op}()`);
+      const inner = filter.items.map((f) => this.filterSql(rel, alias, f)).join(filter.op === 'or' ? ' OR ' : ' AND ');
+      return `${filter.negate ? 'NOT ' : ''}(${inner})`;
+    }
+    const sql = this.conditionSql(rel, alias, filter);
+    return filter.negate ? `NOT (${sql})` : sql;
+  }
+
+  private conditionSql(rel: Relation, alias: string, c: Condition): string {
+    if (c.op !== 'is' || c.field.path.length) this.guardSecret(rel, c.field);
+    const expr = this.fieldExpr(rel, alias, c.field);
+    const type = this.fieldType(rel, c.field);
+    // the condition's own value, bound with its source so a cached plan can rebind it
+    const value = (as: 'raw' | 'like' = 'raw') => {
+      const v = as === 'like' ? c.value.replace(/\*/g, '%') : c.value;
+      return this.params.add(v, c.slot === undefined ? undefined : { slot: c.slot, as });
+    };
+    const cast = () => `${value()}::${type}`;
+    const simple: Record<string, string> = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+    const isArrayType = type.endsWith('[]');
+    if (c.modifier === 'any' || c.modifier === 'all') {
+      const list = parseList(c.value);
+      const op = simple[c.op] ?? ({ like: 'LIKE', ilike: 'ILIKE', match: '~', imatch: '~*' } as Record<string, string>)[c.op];
+      if (!op) throw parseError(`operator ${c.op} does not take (${c.modifier})`);
+      const values = ['like', 'ilike'].includes(c.op) ? list.map((v) => v.replace(/\*/g, '%')) : list;
+      const elemType = ['like', 'ilike', 'match', 'imatch'].includes(c.op) ? 'text' : type;
+      const lhs = elemType === 'text' && type !== 'text' ? `${expr}::text` : expr;
+      return `${lhs} ${op} ${c.modifier.toUpperCase()}(${this.params.add(values)}::${elemType}[])`;
+    }
+    switch (c.op) {
+      case 'eq': case 'neq': case 'gt': case 'gte': case 'lt': case 'lte':
+        return `${expr} ${simple[c.op]} ${cast()}`;
+      case 'like':
+        return `${expr}::text LIKE ${value('like')}`;
+      case 'ilike':
+        return `${expr}::text ILIKE ${value('like')}`;
+      case 'match':
+        return `${expr}::text ~ ${value()}`;
+      case 'imatch':
+        return `${expr}::text ~* ${value()}`;
+      case 'in': {
+        const list = parseList(c.value);
+        if (list.length === 0) return 'false';
+        if (isArrayType) throw parseError(`"in" is not supported on array column ${c.field.column}`);
+        return `${expr} = ANY(${this.params.add(list, c.slot === undefined ? undefined : { slot: c.slot, as: 'list' })}::${type}[])`;
+      }
+      case 'is': {
+        const v = c.value.toLowerCase();
+        const map: Record<string, string> = { null: 'IS NULL', not_null: 'IS NOT NULL', true: 'IS TRUE', false: 'IS FALSE', unknown: 'IS UNKNOWN' };
+        if (!map[v]) throw parseError(`"is" accepts null, not_null, true, false or unknown, got "${c.value}"`);
+        return `${expr} ${map[v]}`;
+      }
+      case 'isdistinct':
+        return `${expr} IS DISTINCT FROM ${cast()}`;
+      case 'cs': case 'cd': case 'ov': {
+        const op = { cs: '@>', cd: '<@', ov: '&&' }[c.op];
+        if (type === 'jsonb' || type === 'json') return `${expr}::jsonb ${op} ${this.params.add(c.value)}::jsonb`;
+        // arrays take {a,b} literals; ov on an array also accepts (a,b). On a range, `(a,b)` is an
+        // exclusive-bounds range literal and must stay as it is.
+        const literal = c.op === 'ov' && isArrayType && c.value.startsWith('(') && c.value.endsWith(')') ? `{${c.value.slice(1, -1)}}` : c.value;
+        return `${expr} ${op} ${this.params.add(literal)}::${type}`;
+      }
+      case 'sl': case 'sr': case 'nxr': case 'nxl': case 'adj': {
+        const op = { sl: '<<', sr: '>>', nxr: '&<', nxl: '&>', adj: '-|-' }[c.op];
+        return `${expr} ${op} ${cast()}`;
+      }
+      case 'fts': case 'plfts': case 'phfts': case 'wfts': {
+        const fn = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery' }[c.op];
+        const config = c.modifier ? `${this.params.add(c.modifier)}::regconfig, ` : '';
+        const doc = type === 'tsvector' ? expr : `to_tsvector(${config}${expr}::text)`;
+        return `${doc} @@ ${fn}(${config}${value()})`;
+      }
+      case 'filter':
+        return this.triStateSql(expr, c.value, isArrayType);
+    }
+    throw parseError(`unsupported operator ${c.op}`);
+  }
+
+  /**
+   * Watchdeck's tri-state extension: `a,!b,c*` — plain values are included (OR), `!` values are
+   * excluded (AND NOT), `*` is a wildcard, `\` escapes a comma, `!` or backslash. Case-insensitive.
+   * On an array column (tags) each value is matched against the elements: a row is included when
+   * one element matches, excluded when one does.
+   */
+  private triStateSql(expr: string, value: string, isArray: boolean): string {
+    const items: string[] = [];
+    let cur = '';
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === '\\' && i + 1 < value.length) cur += '\\' + value[++i];
+      else if (value[i] === ',') {
+        items.push(cur);
+        cur = '';
+      } else cur += value[i];
+    }
+    items.push(cur);
+    const include: string[] = [];
+    const exclude: string[] = [];
+    for (const raw of items) {
+      if (!raw) continue;
+      const negated = raw.startsWith('!');
+      const body = negated ? raw.slice(1) : raw;
+      // literal text except '*': escape LIKE's own wildcards, then unescape our escapes
+      let pattern = '';
+      for (let i = 0; i < body.length; i++) {
+        const ch = body[i];
+        if (ch === '\\' && i + 1 < body.length) pattern += /[%_\\]/.test(body[i + 1]) ? '\\' + body[++i] : body[++i];
+        else if (ch === '*') pattern += '%';
+        else if (ch === '%' || ch === '_') pattern += '\\' + ch;
+        else pattern += ch;
+      }
+      (negated ? exclude : include).push(pattern);
+    }
+    const text = `${expr}::text`;
+    const matches = (p: string) =>
+      isArray ? `EXISTS (SELECT 1 FROM unnest(${expr}) AS _e(v) WHERE _e.v::text ILIKE ${this.params.add(p)})` : `${text} ILIKE ${this.params.add(p)}`;
+    const parts: string[] = [];
+    if (include.length) parts.push(`(${include.map(matches).join(' OR ')})`);
+    // a row without a value is not excluded by an exclusion
+    for (const p of exclude) parts.push(isArray ? `NOT ${matches(p)}` : `(${text} IS NULL OR NOT ${matches(p)})`);
+    return parts.length ? parts.join(' AND ') : 'true';
+  }
+
+  orderSql(rel: Relation, alias: string, terms: OrderTerm[]): string {
+    if (!terms.length) return '';
+    for (const t of terms) this.guardSecret(rel, t.field);
+    return ` ORDER BY ${terms
+      .map((t) => `${this.fieldExpr(rel, alias, t.field)} ${t.desc ? 'DESC' : 'ASC'}${t.nulls ? ` NULLS ${t.nulls.toUpperCase()}` : ''}`)
+      .join(', ')}`;
+  }
+
+  // ---- select and embeds ----------------------------------------------------------------
+
+  /** Projection list for `rel AS alias`; `path` locates embed filters/order in the model. */
+  projection(rel: Relation, alias: string, items: SelectItem[], model: RequestModel, path: string, where: string[]): string {
+    const cols: string[] = [];
+    const secrets = new Set(this.opts.secretColumns(rel.name));
+    const columnSql = (name: string) => {
+      const ref = `${alias}.${quoteIdent(name)}`;
+      // Secrets never leave the server: show whether one is set, not what it is.
+      return secrets.has(name) ? `CASE WHEN ${ref} IS NULL OR ${ref} = '' THEN NULL ELSE '${SECRET_MASK}' END` : ref;
+    };
+    for (const item of items) {
+      if (item.kind === 'star') {
+        for (const c of rel.columns.keys()) cols.push(`${columnSql(c)} AS ${quoteIdent(c)}`);
+      } else if (item.kind === 'field') {
+        if (item.field.path.length) this.guardSecret(rel, item.field);
+        let sql = item.field.path.length ? this.fieldExpr(rel, alias, item.field) : (this.column(rel, item.field.column), columnSql(item.field.column));
+        if (item.cast) {
+          const t = CASTS[item.cast.toLowerCase()];
+          if (!t) throw parseError(`unsupported cast "${item.cast}"`, `allowed: ${Object.keys(CASTS).join(', ')}`);
+          sql = `CAST(${sql} AS ${t})`;
+        }
+        const name = item.alias ?? (item.field.path.length ? item.field.path[item.field.path.length - 1].key : item.field.column);
+        cols.push(`${sql} AS ${quoteIdent(name)}`);
+      } else {
+        cols.push(this.embed(rel, alias, item, model, path, where));
+      }
+    }
+    if (!cols.length) throw parseError('empty select');
+    return cols.join(', ');
+  }
+
+  private embed(parent: Relation, parentAlias: string, item: Extract<SelectItem, { kind: 'embed' }>, model: RequestModel, path: string, where: string[]): string {
+    const rel = resolveRelationship(this.opts.schema, parent.name, item.relation, item.hint, this.opts.isExposed);
+    const target = this.relation(rel.target);
+    // the junction's rows decide what is linked: it is read, so it is checked like any table
+    if (rel.kind === 'm2m') this.relation(rel.junction);
+    const alias = this.nextAlias();
+    const name = item.alias ?? item.relation;
+    const embedPath = path ? `${path}.${name}` : name;
+    const innerWhere: string[] = [];
+    let join: string;
+    if (rel.kind === 'm2o') {
+      join = rel.fk.fromColumns.map((c, i) => `${alias}.${quoteIdent(rel.fk.toColumns[i])} = ${parentAlias}.${quoteIdent(c)}`).join(' AND ');
+    } else if (rel.kind === 'o2m') {
+      join = rel.fk.fromColumns.map((c, i) => `${alias}.${quoteIdent(c)} = ${parentAlias}.${quoteIdent(rel.fk.toColumns[i])}`).join(' AND ');
+    } else {
+      const j = `j${alias}`;
+      const toParent = rel.viaParent.fromColumns.map((c, i) => `${j}.${quoteIdent(c)} = ${parentAlias}.${quoteIdent(rel.viaParent.toColumns[i])}`);
+      const toTarget = rel.viaTarget.fromColumns.map((c, i) => `${j}.${quoteIdent(c)} = ${alias}.${quoteIdent(rel.viaTarget.toColumns[i])}`);
+      join = `EXISTS (SELECT 1 FROM ${quoteIdent(rel.junction)} AS ${j} WHERE ${[...toParent, ...toTarget].join(' AND ')})`;
+    }
+    for (const f of model.filters.get(embedPath) ?? []) innerWhere.push(this.filterSql(target, alias, f));
+    const proj = this.projection(target, alias, item.select, model, embedPath, innerWhere);
+    const conds = [join, ...innerWhere].join(' AND ');
+    // !inner: the parent row stays only when a matching embedded row exists (same alias, own scope)
+    if (item.join === 'inner') where.push(`EXISTS (SELECT 1 FROM ${quoteIdent(target.name)} AS ${alias} WHERE ${conds})`);
+    if (rel.kind === 'm2o') {
+      // A NULL foreign key matches nothing: skip the subquery for it. Evidence rows name one of
+      // five resources, so without this a 1,000-evidence tree runs 4,000 lookups that find nothing.
+      const nullKey = rel.fk.fromColumns.map((c) => `${parentAlias}.${quoteIdent(c)} IS NULL`).join(' OR ');
+      return `CASE WHEN ${nullKey} THEN NULL ELSE (SELECT row_to_json(_${alias}) FROM (SELECT ${proj} FROM ${quoteIdent(target.name)} AS ${alias} WHERE ${conds} LIMIT 1) _${alias}) END AS ${quoteIdent(name)}`;
+    }
+    const order = this.orderSql(target, alias, model.order.get(embedPath) ?? []);
+    const cap = this.opts.rowCap;
+    const wanted = model.limit.get(embedPath);
+    const n = cap === undefined ? wanted : Math.min(wanted ?? cap, cap);
+    const limit = n !== undefined ? ` LIMIT ${this.params.add(n)}::bigint` : '';
+    const offset = model.offset.has(embedPath) ? ` OFFSET ${this.params.add(model.offset.get(embedPath))}::bigint` : '';
+    return `(SELECT coalesce(json_agg(_${alias}), '[]'::json) FROM (SELECT ${proj} FROM ${quoteIdent(target.name)} AS ${alias} WHERE ${conds}${order}${limit}${offset}) _${alias}) AS ${quoteIdent(name)}`;
+  }
+}
+
+// ---- relationships ------------------------------------------------------------------------
+
+export type Relationship =
+  | { kind: 'm2o'; target: string; fk: ForeignKey }
+  | { kind: 'o2m'; target: string; fk: ForeignKey }
+  | { kind: 'm2m'; target: string; junction: string; viaParent: ForeignKey; viaTarget: ForeignKey };
+
+function describe(r: Relationship): string {
+  if (r.kind === 'm2m') return `many-to-many via ${r.junction} (${r.viaParent.name}, ${r.viaTarget.name})`;
+  return `${r.kind === 'm2o' ? 'many-to-one' : 'one-to-many'} using ${r.fk.name} (${r.fk.fromColumns.join(', ')})`;
+}
+
+/**
+ * The relationship `parent -> name` for an embed. Only relations on the allow-list take part (a
+ * hidden table, as target or as junction, does not exist for the API), so a hidden table neither
+ * answers an embed nor makes another one ambiguous.
+ */
+export function resolveRelationship(
+  schema: SchemaCache,
+  parent: string,
+  name: string,
+  hint?: string,
+  isExposed: (relation: string) => boolean = () => true,
+): Relationship {
+  const fks = schema.foreignKeys.filter((fk) => isExposed(fk.from) && isExposed(fk.to));
+  let candidates: Relationship[] = [];
+  if (schema.relations.has(name) && isExposed(name)) {
+    for (const fk of fks) {
+      if (fk.from === parent && fk.to === name) candidates.push({ kind: 'm2o', target: name, fk });
+      if (fk.to === parent && fk.from === name && !(fk.from === fk.to && candidates.some((c) => c.kind === 'm2o' && c.fk === fk))) {
+        candidates.push({ kind: 'o2m', target: name, fk });
+      }
+    }
+    // many-to-many: a junction whose primary key holds its keys to both sides (PostgREST's rule)
+    for (const a of fks) {
+      if (a.to !== parent || a.from === parent || a.from === name || a.viaView) continue;
+      const pk = schema.relations.get(a.from)?.primaryKey ?? [];
+      if (!a.fromColumns.every((c) => pk.includes(c))) continue;
+      for (const b of fks) {
+        if (b === a || b.from !== a.from || b.to !== name || b.viaView) continue;
+        if (b.fromColumns.every((c) => pk.includes(c))) candidates.push({ kind: 'm2m', target: name, junction: a.from, viaParent: a, viaTarget: b });
+      }
+    }
+  }
+  // `person_id(*)` embeds through the key column; `fk_name(*)` through the constraint
+  for (const fk of fks) {
+    // a key column names the key's real target, not every view over that target
+    if (fk.viaView) continue;
+    if (fk.from === parent && fk.fromColumns.length === 1 && fk.fromColumns[0] === name) candidates.push({ kind: 'm2o', target: fk.to, fk });
+    else if (fk.name === name && fk.from === parent) candidates.push({ kind: 'm2o', target: fk.to, fk });
+    else if (fk.name === name && fk.to === parent) candidates.push({ kind: 'o2m', target: fk.from, fk });
+  }
+  if (hint) {
+    candidates = candidates.filter((c) =>
+      c.kind === 'm2m'
+        ? c.junction === hint || c.viaParent.name === hint || c.viaTarget.name === hint
+        : c.fk.name === hint || (c.fk.fromColumns.length === 1 && c.fk.fromColumns[0] === hint) || (c.fk.toColumns.length === 1 && c.fk.toColumns[0] === hint),
+    );
+  }
+  // the same key reached through a table and its inferred view copy counts once
+  const unique = candidates.filter((c, i) => candidates.findIndex((d) => describe(d) === describe(c) && d.target === c.target) === i);
+  if (unique.length === 0) {
+    throw new RestError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${name}' in the schema cache`, null,
+      'Perhaps you meant a different table, or need a !hint naming the foreign key.');
+  }
+  if (unique.length > 1) {
+    throw new RestError(300, 'PGRST201', `Could not embed because more than one relationship was found for '${parent}' and '${name}'`,
+      unique.map(describe).join('; '), `Try changing '${name}' to one of the following: ${unique.map((c) => `'${name}!${c.kind === 'm2m' ? c.junction : c.fk.name}'`).join(', ')}.`);
+  }
+  return unique[0];
+}
+
+export { splitTop };

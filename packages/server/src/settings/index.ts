@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SIGNED_IN } from '../auth/index.ts';
+import { SETTINGS_KINDS } from './kinds.ts';
+import { specJsonSchema } from './schemas.ts';
+import { validateSettingsWrite } from './validate.ts';
+
+export { resourceJobSource, type ResourceRunner, type ScheduledResource } from './job-source.ts';
+export { SETTINGS_KINDS } from './kinds.ts';
+export { SettingsValidationError, validateSettingsWrite } from './validate.ts';
+
+type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
+
+/**
+ * Wraps the /api/db engine's pre-SQL hook: after the caller is authorised for a write, a write to a
+ * settings table is validated (validate.ts). Running inside the engine's hook means the answer
+ * keeps the engine's order (403 before 400) and its error shape ({code, message, details, hint}).
+ */
+export function withSettingsValidation(authorize: Authorize | undefined): Authorize {
+  return async (req, table, access) => {
+    await authorize?.(req, table, access);
+    if (access === 'write') validateSettingsWrite(table, req.method, req.body);
+  };
+}
+
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+const SCHEDULED_TABLES = new Set(SETTINGS_KINDS.filter((k) => k.scheduled).map((k) => k.table));
+
+/** The table a /api/db URL writes to, or undefined. */
+function dbTable(url: string): string | undefined {
+  const m = /^\/api\/db\/([^/?#]+)/.exec(url);
+  return m ? decodeURIComponent(m[1]) : undefined;
+}
+
+/**
+ * Settings resources: GET /api/schemas/<kind>.schema.json, and a scheduler reload after every
+ * successful write to canaries, config_scrapers or topologies so created, changed and
+ * soft-deleted resources are (re)scheduled at once. Other replicas pick the change up at their
+ * periodic resync. Call before the /api/db engine is registered: the hook must be inherited by it.
+ */
+export async function registerSettings(app: FastifyInstance): Promise<void> {
+  // Awaited before the answer is sent, so the caller's next read already sees the effect (a new
+  // canary's checks are listed at once); a failed reload is logged, the write itself stands.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (!WRITE_METHODS.has(req.method) || reply.statusCode >= 300) return payload;
+    const table = dbTable(req.url);
+    if (!table || !SCHEDULED_TABLES.has(table)) return payload;
+    await app.engines.scheduler
+      .reload()
+      .catch((err: unknown) => req.log.error({ err }, 'scheduler reload after a settings write failed'));
+    return payload;
+  });
+
+  app.get<{ Params: { file: string } }>('/api/schemas/:file', { config: SIGNED_IN }, async (req, reply) => {
+    const m = /^([a-z_]+)\.schema\.json$/.exec(req.params.file);
+    const schema = m ? specJsonSchema(m[1]) : undefined;
+    if (!schema) {
+      return reply.code(404).send({
+        error: `Unknown schema '${req.params.file}'; known: ${SETTINGS_KINDS.map((k) => `${k.kind}.schema.json`).join(', ')}`,
+      });
+    }
+    return reply.type('application/schema+json').header('cache-control', 'no-cache').send(schema);
+  });
+}

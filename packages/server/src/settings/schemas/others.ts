@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { INCIDENT_RULE_KINDS, INCIDENT_TYPES, RESPONDER_TYPES, SEVERITIES } from '@watchdeck/core';
+import { duration, schedule, stringMap } from './common.ts';
+
+/** Topology spec: the root component's type and icon, components and their lookups. */
+const component: z.ZodType = z.lazy(() =>
+  z.looseObject({
+    name: z.string().min(1),
+    type: z.string().optional(),
+    icon: z.string().optional(),
+    labels: stringMap.optional(),
+    lookup: z.looseObject({}).optional(),
+    properties: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
+    components: z.array(component).optional(),
+  }),
+);
+
+export const topologySpec = z.looseObject({
+  schedule: schedule.optional(),
+  type: z.string().optional(),
+  icon: z.string().optional(),
+  label: z.string().optional(),
+  components: z.array(component).optional(),
+  configs: z.array(z.looseObject({})).optional(),
+  properties: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
+});
+
+/**
+ * Team spec: how incidents reach the team (responder clients, server incidents/README.md) and
+ * notification settings. Per responder type: the connection (by name) to open tickets with, fixed
+ * `values`, `defaults` templates (`{{.incident.title}}`) and the ticket's `linkUrl` template.
+ */
+const responderClient = z.looseObject({
+  connection: z.string().min(1).optional(),
+  values: z.record(z.string(), z.unknown()).optional(),
+  defaults: z.record(z.string(), z.string()).optional(),
+  linkUrl: z.string().optional(),
+});
+
+export const teamSpec = z.looseObject({
+  responder_clients: z
+    .record(z.string(), responderClient)
+    .refine((clients) => Object.keys(clients).every((k) => k !== 'person' && (RESPONDER_TYPES as readonly string[]).includes(k)), {
+      message: `keys are team responder types: ${RESPONDER_TYPES.filter((t) => t !== 'person').join(', ')}`,
+    })
+    .optional(),
+  notifications: z.array(z.looseObject({})).optional(),
+});
+
+/** Names with `*` globs; a leading `!` excludes. */
+const globs = z.array(z.string().min(1));
+
+/**
+ * Incident rule spec (server incidents/README.md "Incident rules"): a check that fails or a
+ * component that turns unhealthy and matches `filter` opens an incident from `template` (or joins
+ * the rule's open incident as evidence); `responders` are added; with `autoResolve` the incident
+ * is resolved once every resource the rule added is healthy again. Rules are tried by priority,
+ * highest first; the first match acts.
+ */
+export const incidentRuleSpec = z.looseObject({
+  name: z.string().optional(),
+  priority: z.number().int().optional(),
+  filter: z
+    .looseObject({
+      kind: z.union([z.enum(INCIDENT_RULE_KINDS), z.array(z.enum(INCIDENT_RULE_KINDS)).min(1)]).optional(),
+      names: globs.optional(),
+      types: globs.optional(),
+      namespaces: globs.optional(),
+      labels: z.record(z.string(), z.string()).optional(),
+      /** check severities; a rule that lists them matches no component */
+      severities: z.array(z.enum(SEVERITIES)).optional(),
+    })
+    .optional(),
+  autoResolve: z.boolean().optional(),
+  autoClose: z.looseObject({ timeout: duration.optional() }).optional(),
+  template: z
+    .looseObject({
+      type: z.enum(INCIDENT_TYPES).optional(),
+      severity: z.enum(SEVERITIES).optional(),
+      title: z.string().optional(),
+      description: z.string().optional(),
+    })
+    .optional(),
+  responders: z
+    .looseObject({
+      teams: z
+        .array(z.union([z.string().min(1), z.looseObject({ name: z.string().min(1), type: z.enum(RESPONDER_TYPES).exclude(['person']).optional() })]))
+        .optional(),
+      people: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
+});
+
+const route = z.looseObject({ type: z.string().optional(), labels: stringMap.optional() });
+
+/** Log backend spec: one backend kind (loki, elasticsearch, opensearch, file) with its routes. */
+export const loggingBackendSpec = z.looseObject({
+  loki: z.looseObject({ url: z.string().min(1), routes: z.array(route).optional() }).optional(),
+  elasticsearch: z
+    .looseObject({ address: z.string().min(1), index: z.string().optional(), routes: z.array(route).optional() })
+    .optional(),
+  opensearch: z
+    .looseObject({ address: z.string().min(1), index: z.string().optional(), routes: z.array(route).optional() })
+    .optional(),
+  file: z.looseObject({ path: z.string().min(1), routes: z.array(route).optional() }).optional(),
+});

@@ -1,0 +1,154 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- feed rows are inspected loosely */
+import { describe, expect, it } from 'vitest';
+import { testDrivers } from '../support/db.ts';
+import { rollUp } from '../../src/health/rollups.ts';
+import { checksSummary, clearRollupCache, percentileOfUnion, type SummaryFilter } from '../../src/health/summary.ts';
+import type { TimeWindow } from '../../src/health/time-range.ts';
+
+/**
+ * The summary feed's fast paths give the numbers of its plain single-statement form:
+ * - a roll-up window of the whole feed takes its roll-up part from a per-process cache (read once
+ *   per roll-up pass) and merges the raw runs after the watermark in Node; a window narrowed to
+ *   one check reads the roll-ups in SQL every time. Both must agree, check by check.
+ * - percentileOfUnion (that merge) must be percentile_disc, value for value.
+ * - after a roll-up pass the previous cache entry answers (with the raw runs after its own
+ *   watermark) until the new one is read; counts stay exact throughout.
+ */
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Two canaries, five checks (one without any run), three days of runs every 10 minutes. */
+async function loadHistory(db: any): Promise<string[]> {
+  const canaries = (await db.query(`INSERT INTO canaries (name, namespace, spec, labels) VALUES ('shop', 'web', '{}', '{"env":"prod"}'), ('api', 'core', '{}', '{}') RETURNING id`)).rows;
+  const checks = (
+    await db.query(
+      `INSERT INTO checks (canary_id, name, type, labels) VALUES
+         ($1, 'home', 'http', '{"tier":"edge"}'), ($1, 'checkout', 'http', '{}'), ($2, 'port', 'tcp', '{}'),
+         ($2, 'dns', 'dns', '{"tier":"edge"}'), ($2, 'never-ran', 'http', '{}')
+       RETURNING id, name`,
+      [canaries[0].id, canaries[1].id],
+    )
+  ).rows as { id: string; name: string }[];
+  const ran = checks.filter((c) => c.name !== 'never-ran').map((c) => c.id);
+  // durations spread 5..1500 ms with a per-check shape; every 9th run of a check fails
+  await db.query(
+    `INSERT INTO check_statuses (check_id, time, duration, status)
+     SELECT c, now() - interval '2 minutes' - g * interval '10 minutes',
+       5 + (abs(hashtext(c::text || g)) % (100 + 400 * k)), (g + k) % 9 <> 0
+     FROM unnest($1::uuid[]) WITH ORDINALITY AS u(c, k), generate_series(0, 3 * 24 * 6 - 1) g`,
+    [ran],
+  );
+  return checks.map((c) => c.id);
+}
+
+/** Raw runs recorded after the roll-up watermark (a few per check, slow and fast). */
+async function addRecentRuns(db: any, ids: string[], offsetMs: number): Promise<void> {
+  await db.query(
+    `INSERT INTO check_statuses (check_id, time, duration, status)
+     SELECT c, now() + ($2::int + g * 1000) * interval '1 millisecond', (ARRAY[3, 2500, 40, 900])[g], g <> 2
+     FROM unnest($1::uuid[]) c, generate_series(1, 4) g`,
+    [ids.slice(0, 4), offsetMs],
+  );
+}
+
+/** The whole feed through the cached path, and every check through the narrow (SQL-only) path. */
+async function bothWays(db: any, window: TimeWindow, filter: SummaryFilter = {}) {
+  const feed = await checksSummary(db, window, filter);
+  const narrow: any[] = [];
+  for (const row of feed.rows as any[]) narrow.push((await checksSummary(db, window, { ...filter, checkId: row.id })).rows[0]);
+  return { feed, narrow };
+}
+
+for (const driver of testDrivers()) {
+  describe(`health summary fast paths (${driver.name})`, () => {
+    it('percentileOfUnion is percentile_disc over the union of two sorted arrays', async () => {
+      const db = await driver.open();
+      let seed = 7;
+      const rnd = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed % n;
+      };
+      for (let t = 0; t < 60; t++) {
+        const sorted = Int32Array.from({ length: t % 5 === 0 ? 0 : rnd(40) }, () => rnd(500)).sort();
+        const extra = Array.from({ length: t % 3 === 0 ? 0 : rnd(t % 2 ? 6 : 80) }, () => rnd(600)).sort((x, y) => x - y);
+        for (const q of [0.5, 0.95, 0.97, 0.99]) {
+          const { rows } = await db.query<any>(`SELECT percentile_disc($2::float8) WITHIN GROUP (ORDER BY v) AS p FROM unnest($1::int[]) v`, [
+            [...sorted, ...extra],
+            q,
+          ]);
+          expect(percentileOfUnion(sorted, extra, q), `${[...sorted]} + ${extra} at ${q}`).toBe(rows[0].p);
+        }
+      }
+      await db.dispose();
+    });
+
+    it('gives the whole feed the numbers of the single-statement form, for raw, hourly and daily windows', async () => {
+      const db = await driver.open();
+      const ids = await loadHistory(db);
+      await rollUp(db);
+      await addRecentRuns(db, ids, 1000);
+      const end = new Date(Date.now() + 60_000);
+      for (const [span, source] of [
+        [HOUR, 'raw'],
+        [5 * HOUR, 'raw'],
+        [7 * HOUR, '1h'],
+        [2 * DAY, '1h'],
+        [3 * DAY, '1d'],
+        [30 * DAY, '1d'],
+      ] as const) {
+        const window = { start: new Date(end.getTime() - span), end };
+        const { feed, narrow } = await bothWays(db, window);
+        expect(feed.source).toBe(source);
+        expect(feed.rows.map((r: any) => r.name)).toEqual(['dns', 'never-ran', 'port', 'checkout', 'home']); // canary name, check name
+        expect(feed.rows).toEqual(narrow);
+        const recent = feed.rows.find((r: any) => r.name === 'home') as any;
+        expect(recent.uptime.last_fail).toEqual(expect.any(String)); // the recent failing run
+        expect(recent.latency).toEqual({ p95: expect.any(Number), p97: expect.any(Number), p99: expect.any(Number), rolling1h: expect.any(Number) });
+        expect((feed.rows.find((r: any) => r.name === 'never-ran') as any).uptime).toEqual({ passed: 0, failed: 0, last_pass: null, last_fail: null });
+      }
+      // a window in the past (no raw runs after the watermark in it), and label filters
+      const past = { start: new Date(Date.now() - 3 * DAY), end: new Date(Date.now() - DAY) };
+      const p = await bothWays(db, past);
+      expect(p.feed.rows).toEqual(p.narrow);
+      expect((p.feed.rows[0] as any).uptime.passed).toBeGreaterThan(0);
+      const edge = await bothWays(db, { start: new Date(end.getTime() - 3 * DAY), end }, { labels: { include: [['tier', 'edge']], exclude: [] } });
+      expect(edge.feed.rows.map((r: any) => r.name)).toEqual(['dns', 'home']);
+      expect(edge.feed.rows).toEqual(edge.narrow);
+      // counts are those of the raw history
+      const raw = (await db.query<any>(`SELECT count(*) FILTER (WHERE status)::int AS passed, count(*) FILTER (WHERE NOT status)::int AS failed FROM check_statuses WHERE check_id = $1`, [ids[0]])).rows[0];
+      const month = await checksSummary(db, { start: new Date(end.getTime() - 30 * DAY), end }, {});
+      expect((month.rows.find((r: any) => r.id === ids[0]) as any).uptime).toMatchObject(raw);
+      await db.dispose();
+    });
+
+    it('keeps answering across a roll-up pass, then reads the new roll-ups', async () => {
+      const db = await driver.open();
+      const ids = await loadHistory(db);
+      await rollUp(db);
+      const window = () => ({ start: new Date(Date.now() - 7 * DAY), end: new Date(Date.now() + 60_000) });
+      const before = await checksSummary(db, window());
+      await addRecentRuns(db, ids, 1000);
+      await rollUp(db); // the watermark moves past the new runs
+      // the previous entry answers with the raw runs after its own watermark: exact counts
+      const during = await checksSummary(db, window());
+      for (const id of ids.slice(0, 4)) {
+        const a = before.rows.find((r: any) => r.id === id) as any;
+        const b = during.rows.find((r: any) => r.id === id) as any;
+        expect(b.uptime.passed + b.uptime.failed).toBe(a.uptime.passed + a.uptime.failed + 4);
+        expect(b.uptime.failed).toBe(a.uptime.failed + 1);
+      }
+      // once the new entry is read, the feed is the single-statement form at the new watermark
+      await expect
+        .poll(async () => {
+          const { feed, narrow } = await bothWays(db, window());
+          return JSON.stringify(feed.rows) === JSON.stringify(narrow);
+        })
+        .toBe(true);
+      // a forgotten cache is read again and gives the same
+      clearRollupCache(db);
+      const { feed, narrow } = await bothWays(db, window());
+      expect(feed.rows).toEqual(narrow);
+      await db.dispose();
+    });
+  });
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { testDrivers } from '../support/db.ts';
+import { seedDemo } from '../../src/demo/seed.ts';
+import { SETTINGS_KINDS, withSettingsValidation } from '../../src/settings/index.ts';
+import { rowProblems } from '../../src/settings/validate.ts';
+
+describe('settings validation', () => {
+  // The schemas must accept what the product ships: every demo resource is a valid create.
+  it('accepts every demo settings resource as a create', async () => {
+    const db = await testDrivers()[0].open();
+    try {
+      await seedDemo(db, { force: false });
+      for (const kind of SETTINGS_KINDS) {
+        const { rows } = await db.query<Record<string, unknown>>(`SELECT * FROM ${kind.table}`);
+        expect(rows.length, kind.table).toBeGreaterThan(0);
+        for (const row of rows) {
+          const writable = Object.fromEntries(
+            Object.entries(row).filter(([k]) => ['name', 'spec', 'labels', 'schedule'].includes(k)),
+          );
+          expect(rowProblems(kind, writable, true), `${kind.table} ${row.name}`).toEqual([]);
+        }
+      }
+    } finally {
+      await db.dispose();
+    }
+  }, 120_000);
+
+  it('authorises before it validates: a caller without write access gets the 403, not the 400', async () => {
+    const denied = Object.assign(new Error('permission denied: write access to canaries is required'), {
+      code: '42501',
+    });
+    const guard = withSettingsValidation(() => {
+      throw denied;
+    });
+    const req = { method: 'POST', body: JSON.stringify({ name: '', spec: { http: [{}] } }) } as never;
+    await expect(guard(req, 'canaries', 'write')).rejects.toBe(denied);
+    const open = withSettingsValidation(undefined);
+    await expect(open(req, 'canaries', 'write')).rejects.toMatchObject({ code: '23514', message: 'name is required' });
+    await expect(open(req, 'canaries', 'read')).resolves.toBeUndefined();
+    await expect(open(req, 'people_roles', 'write')).resolves.toBeUndefined();
+  });
+});

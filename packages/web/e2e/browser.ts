@@ -1,0 +1,19 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { inject } from 'vitest';
+
+// Debian's chromium, never a downloaded build; flags keep it off the (closed) network.
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+  });
+}
+
+export const baseUrl = () => inject('baseUrl');
+
+/** Screenshots land in .e2e/screenshots for a person to look at. */
+export async function screenshot(page: Page, name: string) {
+  mkdirSync('.e2e/screenshots', { recursive: true });
+  await page.screenshot({ path: `.e2e/screenshots/${name}.png`, fullPage: true });
+}

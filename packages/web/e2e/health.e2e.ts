@@ -1,0 +1,471 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, baseUrl, screenshot } from './browser.ts';
+
+// The health dashboard (/health) and the check drawer against the real server with demo data
+// (checks from packages/server/src/demo/health.ts, a week of history) and the real check engine.
+// The demo checks point at loopback ports nobody listens on, so the engine may turn a passing one
+// into a failing one while the tests run: assertions look at what the page shows, not at counts
+// fixed in advance.
+
+const url = (query = '') => `${baseUrl()}/health${query}`;
+
+/** expect.poll with room for a 2-core machine building pages and running checks meanwhile. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
+
+describe('health dashboard', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  // A real HTTP peer for the checks this file adds: answers 500 until told otherwise.
+  let target: Server;
+  let targetOk = false;
+  let targetUrl = '';
+
+  beforeAll(async () => {
+    target = createServer((_req, res) => {
+      res.writeHead(targetOk ? 200 : 500, { 'content-type': 'text/plain' });
+      res.end(targetOk ? 'ok' : 'broken');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    // A canary of this file's own, so the label and description assertions don't depend on the
+    // demo checks (the engine re-syncs those from their canaries' specs as it runs them).
+    const res = await fetch(`${baseUrl()}/api/db/canaries`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Prefer: 'return=minimal' },
+      body: JSON.stringify({
+        name: 'e2e-shop',
+        namespace: 'e2e',
+        labels: { env: 'e2e', tier: 'web' },
+        schedule: '@every 5m',
+        spec: {
+          http: [
+            { name: 'e2e shop home', url: targetUrl, labels: { app: 'shop', owner: 'e2e', region: 'eu' } },
+            {
+              name: 'e2e shop api',
+              description: 'Checkout API behind the gateway',
+              url: `${targetUrl}api`,
+              labels: { app: 'api', owner: 'e2e', region: 'us' },
+            },
+          ],
+        },
+      }),
+    });
+    expect(res.status).toBe(201);
+    browser = await launch();
+    // Tall enough for every demo check's row: the table renders only the rows in view (virtual).
+    context = await browser.newContext({ viewport: { width: 1440, height: 2000 } });
+    page = await context.newPage();
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await screenshot(page, `health-failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((r) => target?.close(r));
+  });
+
+  const rowNames = () => page.getByTestId('check-row-name').allTextContents();
+  const rowFor = (name: string) =>
+    page.getByRole('row').filter({ has: page.getByTestId('check-row-name').filter({ hasText: name }) });
+  const search = () => new URL(page.url()).searchParams;
+  const healthOfRows = () =>
+    page.getByRole('table', { name: 'Health checks' }).locator('tbody [data-health]').evaluateAll((els) =>
+      els.map((e) => e.getAttribute('data-health')),
+    );
+
+  it('lists failing checks by default (Hide Passing on), grouped by canary, with the counter', async () => {
+    await page.goto(url());
+    await poll(async () => (await rowNames()).length).toBeGreaterThan(0);
+    // Hide Passing is on by default: every row shown is not healthy
+    expect(await page.getByRole('switch', { name: 'Hide Passing' }).getAttribute('aria-checked')).toBe('true');
+    expect((await healthOfRows()).every((h) => h !== 'healthy')).toBe(true);
+    // grouped by canary name (Group By default): group rows carry the canaries' names
+    expect(await page.getByLabel('Group By').inputValue()).toBe('canary_name');
+    await poll(() => page.locator('tbody tr[aria-expanded]').filter({ hasText: /^public-endpoints/ }).count()).toBe(1);
+    // the counter covers passing and failing checks
+    const passing = Number(await page.getByTestId('passing-count').textContent());
+    const failing = Number(await page.getByTestId('failing-count').textContent());
+    expect(passing).toBeGreaterThan(0);
+    expect(failing).toBeGreaterThan(0);
+    expect(failing).toBe((await rowNames()).length);
+    expect(await page.getByPlaceholder('Search by name, description, or endpoint').count()).toBe(1);
+    await screenshot(page, 'health');
+
+    await page.getByRole('switch', { name: 'Hide Passing' }).click();
+    await poll(() => search().get('hidePassing')).toBe('false');
+    await poll(async () => (await rowNames()).length).toBe(passing + failing);
+    expect(await healthOfRows()).toContain('healthy');
+  });
+
+  it('searches by name, description or endpoint, debounced into the URL', async () => {
+    await page.goto(url('?hidePassing=false'));
+    await poll(async () => (await rowNames()).length).toBeGreaterThan(10);
+    const box = page.getByPlaceholder('Search by name, description, or endpoint');
+    await box.fill('9443'); // the endpoint 127.0.0.1:9443 only
+    await poll(() => search().get('query')).toBe('9443');
+    await poll(rowNames).toEqual(['checkout-web certificate']);
+    await box.fill('behind the GATEWAY'); // a description, any case
+    await poll(rowNames).toEqual(['e2e shop api']);
+    await box.fill('e2e shop');
+    await poll(rowNames).toEqual(['e2e shop api', 'e2e shop home']);
+    await box.fill('');
+    await poll(() => search().get('query')).toBeNull();
+  });
+
+  it('filters by label: include and exclude, sent to the server with exclusions prefixed by !', async () => {
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/canary/api/summary')) sent.push(new URL(r.url()).searchParams.get('labels') ?? '');
+    });
+    await page.goto(url('?hidePassing=false'));
+    await poll(async () => (await rowNames()).length).toBeGreaterThan(10);
+    const appFilter = page.getByTestId('label-filters').getByRole('button', { name: /^app/ });
+    await appFilter.click();
+    await page.getByRole('button', { name: /^Include shop/ }).click();
+    await page.keyboard.press('Escape');
+    await poll(() => search().get('labels')).toBe(JSON.stringify({ 'app=shop': 1 }));
+    await poll(() => sent.includes('app=shop')).toBe(true);
+    await poll(rowNames).toEqual(['e2e shop home']);
+
+    await appFilter.click();
+    await page.getByRole('button', { name: /^Exclude shop/ }).click();
+    await page.keyboard.press('Escape');
+    await poll(() => search().get('labels')).toBe(JSON.stringify({ 'app=shop': -1 }));
+    await poll(() => sent.includes('!app=shop')).toBe(true);
+    await poll(async () => {
+      const names = await rowNames();
+      return names.includes('e2e shop api') && !names.includes('e2e shop home') && names.length > 10;
+    }).toBe(true);
+    await screenshot(page, 'health-label-filter');
+  });
+
+  it('groups by type and by nothing, and sorts by a column', async () => {
+    await page.goto(url('?hidePassing=false'));
+    await poll(async () => (await rowNames()).length).toBeGreaterThan(10);
+    await page.getByLabel('Group By').selectOption('type');
+    await poll(() => search().get('groupBy')).toBe('type');
+    const tcpRow = page.locator('tbody tr[aria-expanded]').filter({ hasText: /^tcp\d/ });
+    await poll(() => tcpRow.count()).toBe(1);
+    // a group collapses and expands
+    await tcpRow.click();
+    await poll(() => rowFor('bastion ssh').count()).toBe(0);
+    await tcpRow.click();
+    await poll(() => rowFor('bastion ssh').count()).toBe(1);
+    await screenshot(page, 'health-group-by-type');
+
+    await page.getByLabel('Group By').selectOption('no_grouping');
+    await poll(() => page.locator('tbody tr[aria-expanded]').count()).toBe(0);
+    await page.getByRole('button', { name: 'Checks', exact: true }).click();
+    await poll(() => search().get('sortBy')).toBe('name');
+    await poll(async () => {
+      const names = await rowNames();
+      return names.length > 10 && names.join('|') === [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).join('|');
+    }).toBe(true);
+    await page.getByRole('button', { name: 'Checks', exact: true }).click();
+    await poll(() => search().get('sortDesc')).toBe('true');
+  });
+
+  it('tabs by namespace (default) and by agent', async () => {
+    await page.goto(url('?hidePassing=false'));
+    const tabs = page.getByRole('tablist', { name: 'Check tabs' }).getByRole('tab');
+    await poll(async () => (await tabs.allTextContents()).map((t) => t.replace(/\d+$/, ''))).toEqual([
+      'All',
+      'data',
+      'default',
+      'e2e',
+      'infra',
+      'payments',
+    ]);
+    await page.getByRole('tab', { name: /^infra/ }).click();
+    await poll(() => search().get('tab')).toBe('infra');
+    await poll(async () => {
+      const infra = await rowNames();
+      return infra.includes('gateway ping') && !infra.includes('payments-api health');
+    }).toBe(true);
+
+    await page.getByLabel('Tab By').selectOption('agent');
+    await poll(() => search().get('tabBy')).toBe('agent');
+    expect(search().get('tab')).toBeNull();
+    await poll(async () => (await tabs.allTextContents()).map((t) => t.replace(/\d+$/, ''))).toEqual([
+      'All',
+      'eu-west-prod',
+      'local',
+    ]);
+    await page.getByRole('tab', { name: /^eu-west-prod/ }).click();
+    await poll(async () => {
+      const names = await rowNames();
+      return names.includes('ledger health') && !names.includes('gateway ping');
+    }).toBe(true);
+    await screenshot(page, 'health-tab-agent');
+  });
+
+  it('switches to the card layout and back', async () => {
+    await page.goto(url('?hidePassing=false'));
+    await page.getByRole('button', { name: 'Card layout' }).click();
+    await poll(() => search().get('layout')).toBe('card');
+    await poll(() => page.getByTestId('check-card').count()).toBeGreaterThan(10);
+    // cards show uptime to two decimals
+    expect(await page.getByTestId('check-card').first().textContent()).toMatch(/\d+\.\d{2}%|—/);
+    await screenshot(page, 'health-cards');
+    await page.getByRole('button', { name: 'Table layout' }).click();
+    await poll(() => search().get('layout')).toBeNull();
+    await poll(async () => (await rowNames()).length).toBeGreaterThan(10);
+  });
+
+  it('pivots checks by a label', async () => {
+    await page.goto(url('?hidePassing=false&groupBy=no_grouping'));
+    await page.getByLabel('Pivot By').selectOption('labels');
+    await poll(() => search().get('pivotBy')).toBe('labels');
+    await page.getByLabel('Label', { exact: true }).selectOption('env');
+    await poll(() => search().get('pivotLabel')).toBe('env');
+    await page.getByLabel('Cell').selectOption('uptime');
+    await poll(() => search().get('pivotCellType')).toBe('uptime');
+    const table = page.getByRole('table', { name: 'Checks by env' });
+    await poll(() => table.getByRole('columnheader', { name: 'production' }).count()).toBe(1);
+    await poll(() => table.getByRole('row').count()).toBeGreaterThan(10);
+  });
+
+  it('offers auto-refresh rates by range and keeps the choice', async () => {
+    await page.goto(url());
+    const refresh = page.getByLabel('Auto refresh');
+    const disabled = () =>
+      refresh.locator('option').evaluateAll((os) => os.filter((o) => (o as HTMLOptionElement).disabled).map((o) => o.textContent));
+    expect(await refresh.inputValue()).toBe('none');
+    // 1 hour: 15s and 30s are too fast
+    expect(await disabled()).toEqual(['15s', '30s']);
+    await page.getByLabel('Time range', { exact: true }).selectOption('15m');
+    await poll(() => search().get('timeRange')).toBe('15m');
+    await poll(disabled).toEqual([]);
+    await refresh.selectOption('15s');
+    await page.getByLabel('Time range', { exact: true }).selectOption('6h');
+    await poll(disabled).toEqual(['15s', '30s', '2m', '3m']);
+    // a remembered rate that the range disables is not used
+    expect(await refresh.inputValue()).toBe('none');
+    await refresh.selectOption('5m');
+    await page.reload();
+    await poll(() => page.getByLabel('Auto refresh').inputValue()).toBe('5m');
+    await page.getByLabel('Auto refresh').selectOption('none');
+  });
+
+  it('aborts the summary request in flight when a new one starts', async () => {
+    await page.goto(url());
+    await poll(async () => (await rowNames()).length).toBeGreaterThan(0);
+    const aborted: string[] = [];
+    const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) => {
+      if (r.url().includes('/api/canary/api/summary')) aborted.push(`${new URL(r.url()).searchParams.get('start')} ${r.failure()?.errorText}`);
+    };
+    page.on('requestfailed', onFailed);
+    // hold the 2-day range's answer back so it is still in flight when the range changes again
+    await page.route('**/api/canary/api/summary?start=2d*', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue().catch(() => {});
+    });
+    await page.getByLabel('Time range', { exact: true }).selectOption('2d');
+    await page.waitForTimeout(300);
+    await page.getByLabel('Time range', { exact: true }).selectOption('1d');
+    await poll(() => aborted).toEqual([expect.stringMatching(/^2d .*ABORTED/)]);
+    await page.unroute('**/api/canary/api/summary?start=2d*');
+    page.off('requestfailed', onFailed);
+  });
+
+  it('opens the check drawer: header, labels, stats, chart, history, spec and relationships', async () => {
+    await page.goto(url('?hidePassing=false'));
+    await rowFor('payments-api health').click();
+    await poll(() => search().get('checkId')).toMatch(/^[0-9a-f-]{36}$/);
+    const drawer = page.getByTestId('check-drawer');
+    await poll(() => drawer.getByRole('heading', { name: 'payments-api health' }).count()).toBe(1);
+    expect(await drawer.getByText('http://127.0.0.1:8081/healthz').count()).toBe(1);
+    expect(await drawer.getByTestId('agent-badge').textContent()).toContain('local');
+    await poll(() => drawer.getByTestId('stat-uptime').textContent()).toMatch(/\d+\.\d%\s*\d+ passed \/ \d+ failed/);
+    expect(await drawer.getByTestId('stat-latency').textContent()).toMatch(/Latency 95\/97\/99.*ms/);
+    await poll(() => drawer.locator('[data-testid="health-overview-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    await poll(() => drawer.getByRole('table', { name: 'Check history' }).locator('tbody tr').count()).toBeGreaterThan(3);
+    expect(await drawer.getByTestId('pagination').textContent()).toContain('Page 1 of');
+    await screenshot(page, 'health-drawer');
+
+    // the drawer's range: a week shows more runs than the default
+    const before = await drawer.getByTestId('pagination').textContent();
+    await drawer.getByLabel('Check time range').selectOption('1w');
+    await poll(() => drawer.getByTestId('pagination').textContent()).not.toBe(before);
+
+    await drawer.getByRole('tab', { name: 'Spec' }).click();
+    await poll(() => drawer.getByLabel('Check spec').textContent()).toContain('url: http://127.0.0.1:8081/healthz');
+
+    await drawer.getByRole('tab', { name: /Relationships/ }).click();
+    const relCount = Number(await drawer.getByTestId('relationships-count').textContent());
+    expect(await drawer.getByRole('table', { name: 'Relationships' }).locator('tbody tr').count()).toBe(Math.max(relCount, 1));
+    expect(await drawer.getByRole('link', { name: 'Edit' }).getAttribute('href')).toMatch(/^\/settings\/canaries\/[0-9a-f-]{36}$/);
+    await drawer.getByRole('button', { name: /Playbooks/ }).click();
+    await poll(() => page.getByRole('menuitem', { name: 'Diagnose HTTP endpoint' }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await screenshot(page, 'health-drawer-relationships');
+
+    await page.keyboard.press('Escape');
+    await poll(() => search().get('checkId')).toBeNull();
+  });
+
+  it("edits a check's canary from the drawer on /settings/canaries/{id}", async () => {
+    await page.goto(url('?hidePassing=false&query=e2e%20shop%20api'));
+    await rowFor('e2e shop api').click();
+    await page.getByTestId('check-drawer').getByRole('link', { name: 'Edit' }).click();
+    await poll(() => new URL(page.url()).pathname).toMatch(/^\/settings\/canaries\/[0-9a-f-]{36}$/);
+    await poll(() => page.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('e2e-shop');
+    await poll(() => page.locator('.cm-content[aria-label="Spec"]').textContent()).toContain('name: e2e shop api');
+    await screenshot(page, 'health-edit-canary');
+  });
+
+  it("shows a check's labels as chips, the rest behind '+N more'", async () => {
+    await page.goto(url('?hidePassing=false&query=e2e%20shop%20home'));
+    await rowFor('e2e shop home').click();
+    const chips = page.getByTestId('check-drawer').getByTestId('label-chips');
+    // app, env, owner, region, tier: three chips, then '+2 more'
+    await poll(() => chips.getByRole('listitem').count()).toBe(4);
+    expect(await chips.textContent()).toBe('app: shopenv: e2eowner: e2e+2 more');
+    await chips.getByRole('button', { name: '+2 more' }).click();
+    await poll(() => chips.getByRole('listitem').count()).toBe(5);
+    expect(await chips.textContent()).toContain('tier: web');
+    await page.keyboard.press('Escape');
+  });
+
+  it('attaches a check as evidence to a new incident (Link to Incident)', async () => {
+    await page.goto(url('?hidePassing=false&query=payments-api'));
+    await rowFor('payments-api health').click();
+    const drawer = page.getByTestId('check-drawer');
+    const checkId = search().get('checkId')!;
+    await drawer.getByRole('button', { name: 'Attach as Evidence' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Link to Incident' });
+    await dialog.getByRole('button', { name: 'Link' }).click();
+    await poll(() => dialog.getByRole('alert').first().textContent()).toBe('Must select or create an incident');
+    await dialog.getByLabel('Severity').selectOption('');
+    await dialog.getByRole('textbox', { name: 'Incident description' }).fill('Payments API answers 502');
+    await dialog.getByRole('button', { name: 'Link' }).click();
+    await poll(() => dialog.getByRole('alert').first().textContent()).toBe('Please select incident severity');
+    await dialog.getByLabel('Severity').selectOption('high');
+    await screenshot(page, 'health-link-to-incident');
+    await dialog.getByRole('button', { name: 'Link' }).click();
+    await poll(() => page.getByText('Linked to incident successfully').count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'View incident' }).getAttribute('href')).toMatch(/^\/incidents\/[0-9a-f-]{36}$/);
+    // the evidence is stored under a new root hypothesis of a new open incident (the demo data
+    // has older evidence for this check: the newest is this one)
+    const res = await fetch(
+      `${baseUrl()}/api/db/evidences?check_id=eq.${checkId}&order=created_at.desc&limit=1&select=type,description,hypothesis:hypotheses(type,title,incident:incidents(title,status,severity,type))`,
+    );
+    expect(await res.json()).toEqual([
+      {
+        type: 'check',
+        description: 'payments-api health is unhealthy',
+        hypothesis: {
+          type: 'root',
+          title: 'Payments API answers 502',
+          incident: { title: 'Payments API answers 502', status: 'open', severity: 'high', type: 'availability' },
+        },
+      },
+    ]);
+    // the toast's link opens the new incident with the check as evidence of its root hypothesis
+    await page.getByRole('link', { name: 'View incident' }).click();
+    await poll(() => page.getByRole('heading', { name: 'Payments API answers 502' }).count()).toBe(1);
+    await page.getByRole('tab', { name: 'Action Plan' }).click();
+    const root = page.locator('[data-hypothesis-type="root"]');
+    await poll(() => root.getByRole('link', { name: 'payments-api health' }).count()).toBe(1);
+    await screenshot(page, 'health-linked-incident');
+  });
+
+  it('shows the Graph tab on a short screen', async () => {
+    const short = await context.newPage();
+    try {
+      await short.setViewportSize({ width: 1280, height: 700 });
+      // the checkId parameter opens the drawer by itself
+      const summary = (await (await short.request.get(`${baseUrl()}/api/canary/api/summary`)).json()) as {
+        checks_summary: { id: string; name: string }[];
+      };
+      const id = summary.checks_summary.find((c) => c.name === 'payments-api health')!.id;
+      await short.goto(url(`?checkId=${id}`));
+      const drawer = short.getByTestId('check-drawer');
+      await poll(() => drawer.getByRole('heading', { name: 'payments-api health' }).count()).toBe(1);
+      await drawer.getByRole('tab', { name: 'Graph' }).click();
+      await poll(() => drawer.locator('[data-testid="health-overview-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+      await screenshot(short, 'health-drawer-graph-tab');
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('filters the history by status and duration, refusing other units', async () => {
+    await page.goto(url('?hidePassing=false'));
+    await rowFor('grafana login page').click();
+    const drawer = page.getByTestId('check-drawer');
+    const history = drawer.getByRole('table', { name: 'Check history' });
+    await poll(() => history.locator('tbody tr').count()).toBeGreaterThan(3);
+    await drawer.getByLabel('Check time range').selectOption('1w');
+
+    const duration = drawer.getByLabel('Duration');
+    await duration.fill('2m');
+    await expect
+      .poll(() => drawer.getByRole('alert').textContent())
+      .toBe('duration is allowed only in milli seconds & seconds');
+    await screenshot(page, 'health-history-duration-error');
+    await duration.fill('1s');
+    await poll(() => drawer.getByRole('alert').count()).toBe(0);
+    await poll(async () => {
+      const texts = await history.locator('tbody tr td:nth-child(2)').allTextContents();
+      return texts.length > 0 && texts.every((t) => /^\d+(\.\d+)?s$|^\d+m/.test(t.trim()));
+    }).toBe(true);
+    await duration.fill('All');
+
+    await drawer.getByLabel('Status').selectOption('unhealthy');
+    await poll(async () => {
+      const states = await history.locator('tbody tr [aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      return states.length > 0 && states.every((s) => s === 'unhealthy');
+    }).toBe(true);
+    await drawer.getByLabel('Status').selectOption('healthy');
+    await poll(async () => {
+      const states = await history.locator('tbody tr [aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      return states.length > 0 && states.every((s) => s === 'healthy');
+    }).toBe(true);
+    await page.keyboard.press('Escape');
+  });
+
+  it('adds a check from the health page, sees it run, and Run Now updates its row', async () => {
+    await page.goto(url());
+    await page.getByRole('button', { name: 'Add check' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Health Check' });
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('e2e-web');
+    await dialog.getByLabel('Schedule').selectOption('@every 1m');
+    await dialog.getByLabel('Spec', { exact: true }).click();
+    await page.keyboard.insertText(`http:\n  - name: e2e endpoint\n    url: ${targetUrl}\n    responseCodes: [200]\n`);
+    await screenshot(page, 'health-add-check');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await poll(() => dialog.count()).toBe(0);
+
+    // The canary's check is listed (not run yet, so not hidden as passing); then the scheduler
+    // runs it against the peer, which answers 500, and the auto-refresh (15s, allowed for a 15
+    // minute range) brings the row's new state in.
+    const row = rowFor('e2e endpoint');
+    await poll(() => row.count(), 30_000).toBe(1);
+    await page.getByLabel('Time range', { exact: true }).selectOption('15m');
+    await page.getByLabel('Auto refresh').selectOption('15s');
+    await poll(() => row.locator('[data-health]').getAttribute('data-health'), 100_000).toBe('unhealthy');
+    await page.getByLabel('Auto refresh').selectOption('none');
+    await screenshot(page, 'health-added-check');
+
+    // The peer recovers; Run Now runs the check at once and its row turns healthy (Hide Passing
+    // off so the passing row stays listed).
+    targetOk = true;
+    await page.getByRole('switch', { name: 'Hide Passing' }).click();
+    await row.click();
+    const drawer = page.getByTestId('check-drawer');
+    await drawer.getByRole('button', { name: 'Run Now' }).click();
+    await poll(() =>
+      drawer.getByRole('heading', { name: 'e2e endpoint' }).locator('..').locator('[data-health]').getAttribute('data-health'),
+    ).toBe('healthy');
+    await screenshot(page, 'health-run-now-drawer');
+    await page.keyboard.press('Escape');
+    await poll(() => rowFor('e2e endpoint').locator('[data-health]').getAttribute('data-health')).toBe('healthy');
+    expect(await rowFor('e2e endpoint').textContent()).toMatch(/seconds ago/);
+    await screenshot(page, 'health-run-now');
+  }, 180_000);
+});

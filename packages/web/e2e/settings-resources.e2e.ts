@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, baseUrl, screenshot } from './browser.ts';
+
+// The machine is shared and busy: give the page time to load its chunks and data.
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
+/** Replaces the whole document of the CodeMirror editor labelled `label` (typing as a person would). */
+async function setEditor(page: Page, label: string, text: string) {
+  const editor = page.locator(`.cm-content[aria-label="${label}"]`).first();
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+const headers = async (page: Page) =>
+  (await page.getByRole('table', { name: 'Resources' }).locator('thead th').allInnerTexts()).map((t) => t.trim());
+
+describe('generic settings resources', () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launch();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('lists health checks with the seed columns (Namespace hidden) and their job status', async () => {
+    await page.goto(`${baseUrl()}/settings/canaries`);
+    const table = page.getByRole('table', { name: 'Resources' });
+    await poll(() => table.getByRole('row', { name: /public-endpoints/ }).count()).toBe(1);
+    expect(await headers(page)).toEqual([
+      'NAME',
+      'SOURCE',
+      'SCHEDULE',
+      'JOB STATUS',
+      'LAST RUN',
+      'LAST FAILED',
+      'TAGS',
+      'CREATED',
+      'UPDATED',
+      'CREATED BY',
+    ]);
+    const row = table.getByRole('row', { name: /public-endpoints/ });
+    await poll(() => row.innerText()).toMatch(/@every 5m/);
+    await poll(() => row.innerText()).toMatch(/env: production/);
+    await poll(() => row.innerText()).toMatch(/\+1 more/);
+    expect(await row.locator('[data-status]').count()).toBe(1);
+    await screenshot(page, 'settings-canaries-list');
+  });
+
+  it('hides Schedule and Namespace on teams and Schedule on topologies', async () => {
+    await page.goto(`${baseUrl()}/settings/teams`);
+    await poll(() => page.getByRole('row', { name: /Platform/ }).count()).toBe(1);
+    const teams = await headers(page);
+    expect(teams).not.toContain('SCHEDULE');
+    expect(teams).not.toContain('NAMESPACE');
+    await page.goto(`${baseUrl()}/settings/topologies`);
+    await poll(() => page.getByRole('row', { name: /production/ }).count()).toBeGreaterThan(0);
+    const topo = await headers(page);
+    expect(topo).not.toContain('SCHEDULE');
+    expect(topo).toContain('NAMESPACE');
+  });
+
+  it('adds a health check: an invalid spec shows the field error, a valid one is saved', async () => {
+    await page.goto(`${baseUrl()}/settings/canaries`);
+    await page.getByRole('button', { name: 'Add Health Check' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Health Check' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await poll(() => dialog.getByText('This field is required').count()).toBe(1);
+
+    await dialog.getByLabel(/^Name\*?$/).fill('e2e-web-check');
+    await dialog.getByLabel('Schedule').selectOption('@every 5m');
+    await setEditor(page, 'Labels', '{"env": "e2e", "team": "qa"}');
+    await setEditor(page, 'Spec', 'http:\n  - name: home\n    method: GET\n');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await poll(() => dialog.getByRole('alert').allInnerTexts()).toContain('spec.http[0].url is required');
+    await screenshot(page, 'settings-canary-add-invalid');
+
+    await setEditor(
+      page,
+      'Spec',
+      'http:\n  - name: home\n    method: GET\n    url: http://127.0.0.1:9/\n    responseCodes: [200]\n',
+    );
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await poll(() => page.getByText('e2e-web-check created successfully').count()).toBe(1);
+    const row = page.getByRole('row', { name: /e2e-web-check/ });
+    await poll(() => row.count()).toBe(1);
+    await poll(() => row.innerText()).toMatch(/UI[\s\S]*@every 5m/);
+    await poll(() => row.innerText()).toMatch(/env: e2e/);
+  });
+
+  it('edits it: Form and Code tabs, Update returns to the list', async () => {
+    await page.getByRole('row', { name: /e2e-web-check/ }).click();
+    await page.waitForURL(/\/settings\/canaries\/[0-9a-f-]{36}$/);
+    await poll(() => page.getByRole('tab', { name: 'Spec' }).count()).toBe(1);
+    expect(await page.getByRole('tab', { name: 'Job History' }).count()).toBe(1);
+    expect(await page.getByRole('tab', { name: 'Form' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByLabel(/^Name\*?$/).isDisabled()).toBe(true);
+    expect(await page.getByLabel(/^Namespace$/).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Source').inputValue()).toBe('UI');
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+
+    await page.getByLabel('Schedule').selectOption('@every 30m');
+    await page.getByRole('tab', { name: 'Code' }).click();
+    const code = page.locator('.cm-content[aria-label="Resource YAML"]');
+    await poll(() => code.innerText()).toMatch(/name: e2e-web-check/);
+    await poll(() => code.innerText()).toMatch(/schedule: "?@every 30m/);
+    await screenshot(page, 'settings-canary-code-tab');
+    await page.getByRole('tab', { name: 'Form' }).click();
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.waitForURL(/\/settings\/canaries$/);
+    await poll(() => page.getByText('e2e-web-check updated successfully').count()).toBe(1);
+    await poll(() => page.getByRole('row', { name: /e2e-web-check/ }).innerText()).toMatch(/@every 30m/);
+  });
+
+  it('shows a resource job history tab whose rows open the details modal', async () => {
+    await page.getByRole('row', { name: /public-endpoints/ }).click();
+    await page.getByRole('tab', { name: 'Job History' }).click();
+    await poll(() => page.url()).toMatch(/tab=jobHistory/);
+    const jobs = page.getByRole('table', { name: 'Job history' });
+    await poll(() => jobs.locator('tbody tr [data-status]').count()).toBeGreaterThan(0);
+    // SUCCESS is excluded by default
+    expect(await jobs.locator('tbody [data-status="SUCCESS"]').count()).toBe(0);
+    await jobs
+      .locator('tbody tr', { has: page.locator('[data-status="WARNING"]') })
+      .first()
+      .click();
+    const modal = page.getByRole('dialog');
+    await poll(() => modal.getByRole('tab', { name: 'Errors' }).getAttribute('aria-selected')).toBe('true');
+    await poll(() => modal.innerText()).toMatch(/expected response code \[200\] but got 502/);
+    await screenshot(page, 'settings-canary-job-history-modal');
+    await page.keyboard.press('Escape');
+  });
+
+  it('deletes it (soft delete) and shows No resources found for it afterwards', async () => {
+    await page.goto(`${baseUrl()}/settings/canaries`);
+    await page.getByRole('row', { name: /e2e-web-check/ }).click();
+    await page.waitForURL(/\/settings\/canaries\/[0-9a-f-]{36}$/);
+    const detailUrl = page.url();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Health Check' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/settings\/canaries$/);
+    await poll(() => page.getByText('e2e-web-check deleted successfully').count()).toBe(1);
+    await poll(() => page.getByRole('row', { name: /public-endpoints/ }).count()).toBe(1);
+    await poll(() => page.getByRole('row', { name: /e2e-web-check/ }).count()).toBe(0);
+    await page.goto(detailUrl);
+    await poll(() => page.getByText('No resources found').count()).toBe(1);
+  });
+
+  it('opens specless resources (notifications) on the Code tab', async () => {
+    await page.goto(`${baseUrl()}/settings/notifications`);
+    const first = page.getByRole('table', { name: 'Resources' }).locator('tbody tr').first();
+    await poll(() => first.locator('td').count()).toBeGreaterThan(1);
+    await first.click();
+    await poll(() => page.getByRole('tab', { name: 'Code' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tab', { name: 'Form' }).count()).toBe(0);
+    await poll(() => page.locator('.cm-content[aria-label="Resource YAML"]').innerText()).toMatch(/events:/);
+    await screenshot(page, 'settings-notification-code');
+  });
+});

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launch, baseUrl, screenshot } from './browser.ts';
+
+// The console shell against a real server: /api/auth/whoami and /api/properties answer with the
+// contract in packages/core/src/api-contract.ts (the test server runs with AUTH=none or signs in).
+
+describe('console shell', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launch();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const sidebar = () => page.getByTestId('sidebar');
+
+  it('shows the shell with the main navigation', async () => {
+    await page.goto(`${baseUrl()}/topology`);
+    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
+    await expect
+      .poll(() =>
+        page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dashboard' }).count(),
+      )
+      .toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: 'Refresh' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Notifications' }).getAttribute('href'))
+      .toBe('/notifications');
+    await screenshot(page, 'shell');
+  });
+
+  it('keeps the sidebar collapsed across a reload', async () => {
+    await page.goto(`${baseUrl()}/topology`);
+    await page.getByRole('button', { name: 'Collapse sidebar' }).click();
+    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('true');
+    await page.reload();
+    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('true');
+    await screenshot(page, 'shell-collapsed');
+    await page.getByRole('button', { name: 'Expand sidebar' }).click();
+    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
+    await page.reload();
+    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
+  });
+
+  it('collapses the sidebar by itself under 1024px', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    try {
+      await narrow.goto(`${baseUrl()}/topology`);
+      await expect.poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
+      await narrow.setViewportSize({ width: 1280, height: 700 });
+      await expect.poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('false');
+      await narrow.setViewportSize({ width: 900, height: 700 });
+      await expect.poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('shows the backend and frontend versions in the user menu', async () => {
+    await page.goto(`${baseUrl()}/topology`);
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await expect.poll(() => page.getByTestId('frontend-version').textContent()).toBe('1.0.801');
+    await expect.poll(() => page.getByTestId('backend-version').textContent()).toMatch(/^\d+\.\d+\.\d+/);
+    await screenshot(page, 'user-menu');
+    await page.keyboard.press('Escape');
+  });
+
+  it('opens the kubeconfig modal from the user menu and closes it with Escape', async () => {
+    await page.goto(`${baseUrl()}/topology`);
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Download kubeconfig' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Download and install kubeconfig' });
+    await expect.poll(() => dialog.count()).toBe(1);
+    await expect
+      .poll(() => dialog.getByRole('link', { name: 'Download kubeconfig' }).getAttribute('href'))
+      .toBe('/api/kubeconfig');
+    await screenshot(page, 'kubeconfig-modal');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
+  it('shows the bad-session error page', async () => {
+    await page.goto(`${baseUrl()}/error?error_code=BAD_SESSION`);
+    await expect
+      .poll(() =>
+        page
+          .getByText(
+            'Bad Session. Please try logging out and logging in again, if the problem persist, please contact us.',
+          )
+          .count(),
+      )
+      .toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: 'Go back' }).getAttribute('href')).toBe('/');
+    await page.goto(`${baseUrl()}/error?error_code=SOMETHING`);
+    await expect.poll(() => page.getByText('Unknown error').count()).toBe(1);
+  });
+
+  it('shows the not-found page inside the shell for an unknown route', async () => {
+    await page.goto(`${baseUrl()}/definitely/not/a/screen`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Page not found' }).count()).toBe(1);
+    await expect.poll(() => sidebar().count()).toBe(1);
+  });
+
+  it('redirects / to /topology and /configs to /catalog', async () => {
+    await page.goto(`${baseUrl()}/`);
+    await page.waitForURL('**/topology');
+    await page.goto(`${baseUrl()}/configs`);
+    await page.waitForURL('**/catalog');
+  });
+});

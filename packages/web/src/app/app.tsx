@@ -1,0 +1,27 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import { Toaster } from 'sonner';
+import { isPublicPath, loginUrl, setUnauthorizedHandler } from '../lib/http.ts';
+import { TOAST_DURATION_MS } from '../lib/toast.ts';
+import { router } from './router.tsx';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } },
+});
+
+// A 401 from any client sends the browser to sign in, coming back here afterwards.
+setUnauthorizedHandler(() => {
+  const { pathname, search } = router.state.location;
+  if (!isPublicPath(pathname)) void router.navigate(loginUrl(`${pathname}${search}`), { replace: true });
+});
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      {/* a modal (the check drawer, a dialog) turns pointer events off outside itself; toasts
+          stay clickable so a toast's link (e.g. to a new incident) works while one is open */}
+      <Toaster position="top-right" richColors closeButton duration={TOAST_DURATION_MS} style={{ pointerEvents: 'auto' }} />
+    </QueryClientProvider>
+  );
+}

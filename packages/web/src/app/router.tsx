@@ -1,0 +1,81 @@
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { SessionProvider } from '../lib/session.tsx';
+import { Shell } from './shell/shell.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
+import { ErrorPage } from './errors/error-page.tsx';
+import { FlowErrorPage } from './errors/flow-error-page.tsx';
+import { RenderError } from './errors/render-error.tsx';
+import { RouteGuard } from './route-guard.tsx';
+import { FEATURE_ROUTES } from './routes.ts';
+import { FullPageLoader } from '../components/ui/full-page-state.tsx';
+
+/**
+ * Account pages are public (no session needed), so they sit outside the session and the shell:
+ * a signed-out visitor sent to /login isn't bounced back. /profile-settings is in FEATURE_ROUTES.
+ */
+const ACCOUNT_ROUTES: RouteObject[] = [
+  {
+    path: 'login',
+    lazy: async () => ({ Component: (await import('../features/account/routes/login-page.tsx')).LoginPage }),
+  },
+  {
+    path: 'registration',
+    lazy: async () => ({
+      Component: (await import('../features/account/routes/registration-page.tsx')).RegistrationPage,
+    }),
+  },
+  {
+    path: 'recovery',
+    lazy: async () => ({ Component: (await import('../features/account/routes/recovery-page.tsx')).RecoveryPage }),
+  },
+  {
+    path: 'verification',
+    lazy: async () => ({
+      Component: (await import('../features/account/routes/verification-page.tsx')).VerificationPage,
+    }),
+  },
+];
+
+function SessionLayout() {
+  return (
+    <SessionProvider>
+      <Outlet />
+    </SessionProvider>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RenderError />,
+    hydrateFallbackElement: <FullPageLoader />,
+    children: [
+      { path: 'error', element: <ErrorPage /> },
+      { path: 'error/:id', element: <FlowErrorPage /> },
+      ...ACCOUNT_ROUTES,
+      {
+        element: <SessionLayout />,
+        children: [
+          {
+            element: <Shell />,
+            children: [
+              {
+                errorElement: <RenderError />,
+                children: [
+                  { index: true, element: <Navigate to="/topology" replace /> },
+                  { path: 'configs', element: <Navigate to="/catalog" replace /> },
+                  ...FEATURE_ROUTES.map((r): RouteObject => ({
+                    element: <RouteGuard resource={r.resource} features={r.features} />,
+                    children: [{ path: r.path, lazy: async () => ({ Component: await r.load() }) }],
+                  })),
+                  { path: '*', element: <NotFoundPage /> },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

@@ -1,0 +1,123 @@
+import { matchPath } from 'react-router';
+import { createElement, type ComponentType } from 'react';
+import { SETTINGS_RESOURCES } from '../features/settings-resources/resources.ts';
+import { preloadHealthSummary } from '../features/health/api/preload.ts';
+
+/**
+ * The screens that exist, one entry per route. The router is built from this list and the
+ * sidebar shows only navigation items whose path matches one of these, so adding a feature is
+ * adding its entry here. Screens are lazy-loaded.
+ */
+export interface FeatureRoute {
+  /** Path under / (react-router pattern, no leading slash). */
+  path: string;
+  load: () => Promise<ComponentType>;
+  /** Read permission needed to open it (the Unauthorized screen otherwise). */
+  resource?: string;
+  /** Hidden (not found) when any of these features is disabled. */
+  features?: readonly string[];
+}
+
+export const FEATURE_ROUTES: readonly FeatureRoute[] = [
+  // Generic settings resources: a list and a detail route per table (seed 002 section 2.8).
+  ...SETTINGS_RESOURCES.flatMap((r): FeatureRoute[] => [
+    {
+      path: r.basePath.slice(1),
+      resource: r.resource,
+      features: r.features,
+      load: () => import('../features/settings-resources/routes/resource-list-page.tsx').then((m) => m.listPageFor(r.table)),
+    },
+    {
+      path: `${r.basePath.slice(1)}/:id`,
+      resource: r.resource,
+      features: r.features,
+      load: async () => {
+        const m = await import('../features/settings-resources/routes/resource-detail-page.tsx');
+        if (r.table !== 'teams') return m.detailPageFor(r.table);
+        // the teams' Members tab belongs to the teams feature: app/ composes the two
+        const { TeamMembers } = await import('../features/teams/components/team-members.tsx');
+        return m.detailPageFor(r.table, (teamId) => createElement(TeamMembers, { teamId }));
+      },
+    },
+  ]),
+  {
+    path: 'settings/users',
+    resource: 'identities',
+    features: ['settings.users'],
+    load: () => import('../features/users/routes/users-page.tsx').then((m) => m.UsersPage),
+  },
+  {
+    path: 'settings/jobs',
+    resource: 'database',
+    features: ['settings.job_history'],
+    load: () => import('../features/jobs/routes/jobs-page.tsx').then((m) => m.JobsPage),
+  },
+  {
+    path: 'settings/connections',
+    resource: 'connections',
+    features: ['settings.connections'],
+    load: () => import('../features/connections/routes/connections-page.tsx').then((m) => m.ConnectionsPage),
+  },
+  {
+    path: 'settings/feature-flags',
+    resource: 'feature_flags',
+    features: ['settings.feature_flags'],
+    load: () => import('../features/feature-flags/routes/feature-flags-page.tsx').then((m) => m.FeatureFlagsPage),
+  },
+  {
+    path: 'settings/integrations',
+    resource: 'integrations',
+    features: ['settings.integrations'],
+    load: () => import('./integrations-route.tsx').then((m) => m.IntegrationsRoute),
+  },
+  {
+    path: 'settings/integrations/:type/:id',
+    resource: 'integrations',
+    features: ['settings.integrations'],
+    load: () => import('./integrations-route.tsx').then((m) => m.IntegrationDetailRoute),
+  },
+  {
+    path: 'settings/event-queue-status',
+    resource: 'database',
+    features: ['settings.event_queue_status'],
+    load: () => import('../features/event-queue/routes/event-queue-page.tsx').then((m) => m.EventQueuePage),
+  },
+  {
+    path: 'health',
+    resource: 'canaries',
+    features: ['health'],
+    load: () => {
+      // the dashboard's slowest call starts with its code, not after it (features/health/api/preload.ts)
+      if (window.location.pathname === '/health') preloadHealthSummary(window.location.search);
+      return import('./health-route.tsx').then((m) => m.HealthRoute);
+    },
+  },
+  {
+    path: 'incidents',
+    resource: 'incident',
+    features: ['incidents'],
+    load: () => import('../features/incidents/routes/incidents-page.tsx').then((m) => m.IncidentsPage),
+  },
+  {
+    path: 'incidents/:id',
+    resource: 'incident',
+    features: ['incidents'],
+    load: () => import('../features/incidents/routes/incident-detail-page.tsx').then((m) => m.IncidentDetailPage),
+  },
+  {
+    path: 'topology',
+    resource: 'topologies',
+    features: ['topology'],
+    load: () => import('../features/topology/routes/topology-page.tsx').then((m) => m.TopologyPage),
+  },
+  {
+    // account settings of the signed-in person: no resource or feature gate, everyone has one
+    path: 'profile-settings',
+    load: () => import('../features/account/routes/profile-settings-page.tsx').then((m) => m.ProfileSettingsPage),
+  },
+];
+
+/** Whether a concrete path (e.g. /settings/users) leads to a registered screen. */
+export function isRegisteredPath(pathname: string, routes: readonly FeatureRoute[] = FEATURE_ROUTES): boolean {
+  return routes.some((r) => matchPath({ path: `/${r.path}`, end: true }, pathname) !== null);
+}

@@ -1,0 +1,75 @@
+import type { ReactNode } from 'react';
+import { Copy, Download, ExternalLink } from 'lucide-react';
+import { copyToClipboard } from '../../lib/clipboard.ts';
+import { DOCS_URL } from '../../lib/config.ts';
+import { Modal } from '../../components/ui/modal.tsx';
+import { Button, buttonClass } from '../../components/ui/button.tsx';
+
+export const KUBECONFIG_TITLE = 'Download and install kubeconfig';
+const APPLY_COMMAND = 'export KUBECONFIG=~/Downloads/kubeconfig.yaml\nkubectl get canaries -A';
+
+function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
+  return (
+    <li className="flex gap-3">
+      <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-blue-50 text-xs font-semibold text-blue-700">
+        {n}
+      </span>
+      <div className="min-w-0 flex-1 space-y-2">
+        <p className="text-sm font-medium text-gray-900">{title}</p>
+        {children}
+      </div>
+    </li>
+  );
+}
+
+/** Steps: download the file, apply it to kubectl, learn more. */
+export function KubeconfigModal({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title={KUBECONFIG_TITLE}
+      size="small"
+      footer={
+        <Button onClick={() => onOpenChange(false)} variant="secondary">
+          Close
+        </Button>
+      }
+    >
+      <ol className="space-y-5">
+        <Step n={1} title="Download the kubeconfig file">
+          <p className="text-sm text-gray-600">It gives kubectl access to the resources this console manages.</p>
+          <a href="/api/kubeconfig" download="kubeconfig.yaml" className={buttonClass('primary', 'sm')}>
+            <Download size={14} aria-hidden /> Download kubeconfig
+          </a>
+        </Step>
+        <Step n={2} title="Apply it to kubectl">
+          <p className="text-sm text-gray-600">Point kubectl at the downloaded file, then use it as usual:</p>
+          <div className="relative">
+            <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 pr-10 font-mono text-xs leading-relaxed text-slate-100">
+              {APPLY_COMMAND}
+            </pre>
+            <button
+              type="button"
+              onClick={() => void copyToClipboard(APPLY_COMMAND)}
+              aria-label="Copy commands"
+              className="absolute top-2 right-2 rounded p-1 text-slate-400 hover:bg-white/10 hover:text-white"
+            >
+              <Copy size={14} aria-hidden />
+            </button>
+          </div>
+        </Step>
+        <Step n={3} title="Learn more">
+          <a
+            href={DOCS_URL}
+            target="_blank"
+            rel="noreferrer"
+            className="inline-flex items-center gap-1 text-sm font-medium text-blue-600 hover:underline"
+          >
+            Learn more about kubeconfig access <ExternalLink size={13} aria-hidden />
+          </a>
+        </Step>
+      </ol>
+    </Modal>
+  );
+}

@@ -1,0 +1,2 @@
+export * from './form-field.tsx';
+export * from './value-source-field.tsx';

@@ -1,0 +1,82 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { propertiesSchema } from '@watchdeck/core';
+import { db, unwrap } from '../../../lib/api.ts';
+import { apiGet, apiRequest } from '../../../lib/http.ts';
+import { propertiesQuery } from '../../../lib/session.tsx';
+
+/** A feature flag as the page shows it (seed 002 section 3 "Feature flag"). */
+export interface FeatureFlag {
+  name: string;
+  value: string;
+  description: string | null;
+  /** 'local': from the server's environment (WATCHDECK_PROPERTIES), read-only */
+  source: 'local' | 'db';
+  created_by: { id: string; name: string; avatar?: string | null } | null;
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+export const featureFlagsKey = ['feature-flags', 'list'] as const;
+
+/** Most flags one list shows; a console has a handful to a few hundred. */
+const LIMIT = 1000;
+
+/**
+ * The database flags with their details (GET /api/db/properties) and the local ones
+ * (GET /api/properties, source 'local'). A local flag overrides a database one of the same name
+ * on the server, so that database row is shown as well: it can still be removed.
+ */
+export function useFeatureFlags() {
+  return useQuery({
+    queryKey: featureFlagsKey,
+    queryFn: async ({ signal }) => {
+      const [rows, merged] = await Promise.all([
+        db
+          .from('properties')
+          .select('name,value,description,created_at,updated_at,created_by(id,name,avatar)')
+          .order('name', { ascending: true })
+          .limit(LIMIT)
+          .abortSignal(signal),
+        apiGet<unknown>('/properties', signal),
+      ]);
+      const stored = (unwrap(rows) as unknown as Omit<FeatureFlag, 'source'>[]).map((r) => ({ ...r, source: 'db' as const }));
+      const local: FeatureFlag[] = propertiesSchema
+        .parse(merged)
+        .filter((p) => p.source === 'local')
+        .map((p) => ({ name: p.name, value: p.value, description: null, source: 'local', created_by: null, created_at: null, updated_at: null }));
+      return [...local, ...stored].sort((a, b) => a.name.localeCompare(b.name) || (a.source === 'local' ? -1 : 1));
+    },
+  });
+}
+
+export interface FeatureFlagInput {
+  name: string;
+  value: string;
+  description: string;
+}
+
+/**
+ * POST /api/properties, PATCH and DELETE /api/properties/{name}. The session's flags are
+ * reloaded afterwards, so a feature switched off disappears from the app at once.
+ */
+export function useFeatureFlagMutations() {
+  const qc = useQueryClient();
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: featureFlagsKey });
+    void qc.invalidateQueries({ queryKey: propertiesQuery.queryKey });
+  };
+  const path = (name: string) => `/properties/${encodeURIComponent(name)}`;
+  const create = useMutation({
+    mutationFn: (f: FeatureFlagInput) => apiRequest('/properties', { method: 'POST', body: f }),
+    onSuccess: refresh,
+  });
+  const update = useMutation({
+    mutationFn: (f: FeatureFlagInput) => apiRequest(path(f.name), { method: 'PATCH', body: { value: f.value, description: f.description } }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (name: string) => apiRequest(path(name), { method: 'DELETE' }),
+    onSuccess: refresh,
+  });
+  return { create, update, remove };
+}

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/http.ts';
+
+/**
+ * Run Now: POST /api/canary/run/check/{id}. The server runs the check and records the result;
+ * afterwards every health query is refetched so the row, the drawer's stats, graph and history
+ * show the new run.
+ */
+/** What Run Now answers: the run's outcome. */
+export interface CheckRunResult {
+  id: string;
+  name: string;
+  pass: boolean;
+  status: 'healthy' | 'unhealthy';
+  time: string;
+  duration: number;
+  message: string | null;
+  error: string | null;
+}
+
+export function useRunCheck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (checkId: string) => apiPost<CheckRunResult>(`/api/canary/run/check/${encodeURIComponent(checkId)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['health'] }),
+  });
+}

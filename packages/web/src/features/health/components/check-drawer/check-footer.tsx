@@ -1,0 +1,107 @@
+import { Link, useNavigate } from 'react-router';
+import { ChevronDown, Pencil, Play, Workflow } from 'lucide-react';
+import { canRunCheck } from '@watchdeck/core';
+import { AccessGuard } from '../../../../components/auth/index.ts';
+import { AttachAsEvidenceButton } from '../../../../components/link-to-incident/index.ts';
+import { Button, buttonClass } from '../../../../components/ui/button.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuText,
+  DropdownMenuTrigger,
+} from '../../../../components/ui/dropdown-menu.tsx';
+import { Spinner } from '../../../../components/ui/spinner.tsx';
+import { useSession } from '../../../../lib/session.tsx';
+import { toastError, toastSuccess } from '../../../../lib/toast.ts';
+import { useRunCheck } from '../../api/run-check.ts';
+import { usePlaybooksForCheck, useRunPlaybook } from '../../api/playbooks.ts';
+import type { CheckSummary } from '../../api/types.ts';
+
+function PlaybooksMenu({ check }: { check: CheckSummary }) {
+  const navigate = useNavigate();
+  const playbooks = usePlaybooksForCheck(check, true);
+  const run = useRunPlaybook();
+  const start = async (id: string, defaults: { name: string; default?: unknown }[] = []) => {
+    const params = Object.fromEntries(
+      defaults.filter((p) => p.default !== undefined).map((p) => [p.name, String(p.default)]),
+    );
+    try {
+      const res = await run.mutateAsync({ id, check_id: check.id, params });
+      void navigate(`/playbooks/runs/${res.run_id}`);
+    } catch (err) {
+      toastError(err);
+    }
+  };
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger className={buttonClass('secondary', 'md')} disabled={run.isPending}>
+        <Workflow size={15} aria-hidden /> Playbooks <ChevronDown size={14} aria-hidden />
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" side="top">
+        {playbooks.isLoading && (
+          <DropdownMenuText>
+            <Spinner size={12} /> Loading…
+          </DropdownMenuText>
+        )}
+        {playbooks.data?.length === 0 && <DropdownMenuText>No playbooks for this check</DropdownMenuText>}
+        {playbooks.data?.map((p) => (
+          <DropdownMenuItem key={p.id} onSelect={() => void start(p.id, p.spec?.parameters)}>
+            {p.title || p.name}
+          </DropdownMenuItem>
+        ))}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+/**
+ * The drawer's footer: Edit (the canary's settings page), Run Now (commander, or anyone who may
+ * write canaries: core canRunCheck), Playbooks (write on playbook_runs) and the create-evidence
+ * button (Attach as Evidence: the Link to Incident dialog). `embedded` hides Playbooks and create-evidence (seed 000: one embedded mode).
+ */
+export function CheckFooter({ check, embedded }: { check: CheckSummary; embedded?: boolean }) {
+  const { whoami } = useSession();
+  const runCheck = useRunCheck();
+  const runNow = async () => {
+    try {
+      const result = await runCheck.mutateAsync(check.id);
+      const detail = result?.error || result?.message;
+      const text = `${check.name}: ${result?.pass ? 'passed' : 'failed'}${detail ? ` (${detail})` : ''}`;
+      if (result?.pass) toastSuccess(text);
+      else toastError(text);
+    } catch (err) {
+      toastError(err);
+    }
+  };
+  return (
+    <div className="flex flex-wrap items-center justify-end gap-2">
+      <AccessGuard resource="canaries" action="read">
+        <Link to={`/settings/canaries/${check.canary_id}`} className={buttonClass('secondary', 'md', 'mr-auto')}>
+          <Pencil size={14} aria-hidden /> Edit
+        </Link>
+      </AccessGuard>
+      {!embedded && (
+        <AccessGuard resource="playbook_runs" action="write">
+          <PlaybooksMenu check={check} />
+        </AccessGuard>
+      )}
+      {!embedded && (
+        <AttachAsEvidenceButton
+          target={{
+            type: 'check',
+            check_id: check.id,
+            evidence: { name: check.name, status: check.status, endpoint: check.endpoint ?? null, canary: check.canary_name ?? null },
+          }}
+          defaultDescription={`${check.name} is ${check.status ?? 'unknown'}`}
+        />
+      )}
+      {canRunCheck(whoami.roles) && (
+        <Button variant="primary" onClick={() => void runNow()} disabled={runCheck.isPending}>
+          {runCheck.isPending ? <Spinner size={14} className="text-white" /> : <Play size={14} aria-hidden />}
+          {runCheck.isPending ? 'Running…' : 'Run Now'}
+        </Button>
+      )}
+    </div>
+  );
+}

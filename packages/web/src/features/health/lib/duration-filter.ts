@@ -1,0 +1,20 @@
+/**
+ * The History tab's duration filter (seed 000 sections 2 and 5): All or a minimum run duration.
+ * A value is a number with an ms or s suffix; seconds become milliseconds. Anything else is
+ * refused with the seed's message.
+ */
+export const DURATION_FILTER_ERROR = 'duration is allowed only in milli seconds & seconds';
+
+export const DURATION_FILTER_PRESETS = ['100ms', '500ms', '1s', '5s', '10s', '30s'] as const;
+
+export type DurationFilterResult = { ok: true; ms: number | undefined } | { ok: false; error: string };
+
+/** '' or 'All' means no filter (ms undefined). */
+export function parseDurationFilter(text: string | null | undefined): DurationFilterResult {
+  const t = (text ?? '').trim();
+  if (t === '' || t.toLowerCase() === 'all') return { ok: true, ms: undefined };
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s)$/.exec(t);
+  if (!m) return { ok: false, error: DURATION_FILTER_ERROR };
+  const n = Number(m[1]);
+  return { ok: true, ms: Math.round(m[2] === 's' ? n * 1000 : n) };
+}

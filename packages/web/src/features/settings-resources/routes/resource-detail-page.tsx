@@ -1,0 +1,136 @@
+import { type ComponentType, type ReactNode } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import * as Tabs from '@radix-ui/react-tabs';
+import { PageTitle } from '../../../components/ui/page-title.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useCan } from '../../../lib/session.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { useSettingsItem } from '../api/use-settings.ts';
+import { rowName } from '../api/types.ts';
+import { ResourceForm } from '../components/resource-form.tsx';
+import { ResourceJobHistory } from '../components/resource-job-history.tsx';
+import { ResourceIcon } from '../components/resource-icon.tsx';
+import { NO_RESOURCES_MESSAGE } from '../components/messages.ts';
+import { resourceConfig, type DetailTab, type SettingsResourceConfig } from '../resources.ts';
+import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+
+const TAB_LABELS: Record<DetailTab, string> = { spec: 'Spec', manageTeam: 'Members', jobHistory: 'Job History' };
+
+export interface ResourceDetailPageProps {
+  config: SettingsResourceConfig;
+  /**
+   * Content of the teams' Members tab (manageTeam). The team members screen belongs to the teams
+   * feature; app/ passes it in. Without it the tab is not shown.
+   */
+  renderMembers?: (teamId: string) => ReactNode;
+}
+
+/**
+ * /settings/{table}/{id}: breadcrumb, loading, error, the edit form or 'No resources found'.
+ * Sub-navigation per kind (Spec, Members for teams, Job History) in the `tab` query parameter.
+ * After an update or a delete it returns to the list.
+ */
+export function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProps) {
+  const { id = '' } = useParams();
+  const item = useSettingsItem(c, id);
+  const canWrite = useCan(c.resource, 'write');
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tabs = c.tabs.filter((t) => t !== 'manageTeam' || !!renderMembers);
+  const tab = (tabs.find((t) => t === params.get('tab')) ?? 'spec') as DetailTab;
+  const row = item.data;
+  const back = () => void navigate(c.basePath);
+
+  let body: ReactNode;
+  if (item.isPending) {
+    body = (
+      <div className="flex items-center gap-2 p-6 text-sm text-gray-500" role="status">
+        <Spinner /> Loading…
+      </div>
+    );
+  } else if (item.error) {
+    body = (
+      <ErrorAlert error={item.error} />
+    );
+  } else if (!row) {
+    body = <p className="p-6 text-center text-sm text-gray-500">{NO_RESOURCES_MESSAGE}</p>;
+  } else {
+    body = (
+      <Tabs.Root
+        value={tab}
+        onValueChange={(t) =>
+          setParams((p) => (t === 'spec' ? (p.delete('tab'), p) : (p.set('tab', t), p)), { replace: true })
+        }
+        className="flex min-h-0 flex-1 flex-col"
+      >
+        <Tabs.List className="mb-4 flex gap-1 border-b border-gray-200" aria-label={`${c.name} sections`}>
+          {tabs.map((t) => (
+            <Tabs.Trigger
+              key={t}
+              value={t}
+              className={cn(
+                '-mb-px border-b-2 px-3 py-2 text-sm font-medium',
+                tab === t ? 'border-blue-600 text-blue-700' : 'border-transparent text-gray-500 hover:text-gray-800',
+              )}
+            >
+              {TAB_LABELS[t]}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="spec" className="max-w-5xl">
+          <ResourceForm
+            key={row.id + String(row.updated_at)}
+            config={c}
+            row={row}
+            canWrite={canWrite}
+            onSaved={back}
+            onDeleted={back}
+          />
+        </Tabs.Content>
+        {renderMembers && <Tabs.Content value="manageTeam">{renderMembers(row.id)}</Tabs.Content>}
+        <Tabs.Content value="jobHistory" className="flex min-h-0 flex-1 flex-col">
+          <ResourceJobHistory resourceId={row.id} />
+        </Tabs.Content>
+      </Tabs.Root>
+    );
+  }
+
+  return (
+    <div className="flex h-full min-h-0 flex-col p-4">
+      <PageTitle documentTitle={row ? `${rowName(row)} · ${c.title}` : c.title}>
+        <nav aria-label="Breadcrumb" className="flex items-center gap-1.5 text-sm">
+          <span className="text-gray-500">Settings</span>
+          <span className="text-gray-400">/</span>
+          <Link to={c.basePath} className="text-gray-600 hover:text-gray-900 hover:underline">
+            {c.title}
+          </Link>
+          {row && (
+            <>
+              <span className="text-gray-400">/</span>
+              <span className="inline-flex items-center gap-1.5 font-semibold text-gray-900">
+                <ResourceIcon name={row.icon} />
+                {rowName(row)}
+              </span>
+            </>
+          )}
+        </nav>
+      </PageTitle>
+      {body}
+    </div>
+  );
+}
+
+const pages = new Map<string, ComponentType>();
+
+/** The detail page of one table, as a route component (one per table, made once). */
+export function detailPageFor(table: string, renderMembers?: (teamId: string) => ReactNode): ComponentType {
+  let page = pages.get(table);
+  if (!page) {
+    const config = resourceConfig(table);
+    page = function SettingsDetail() {
+      return <ResourceDetailPage config={config} renderMembers={renderMembers} />;
+    };
+    pages.set(table, page);
+  }
+  return page;
+}

@@ -1,0 +1,76 @@
+import { useState, type ComponentType } from 'react';
+import { useNavigate } from 'react-router';
+import { Plus, RotateCw } from 'lucide-react';
+import { Button } from '../../../components/ui/button.tsx';
+import { Modal } from '../../../components/ui/modal.tsx';
+import { PageTitle } from '../../../components/ui/page-title.tsx';
+import { useCan } from '../../../lib/session.tsx';
+import { useSettingsList } from '../api/use-settings.ts';
+import { ResourceForm } from '../components/resource-form.tsx';
+import { ResourceTable } from '../components/resource-table.tsx';
+import { resourceConfig, type SettingsResourceConfig } from '../resources.ts';
+import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+
+/**
+ * /settings/{table}: breadcrumb title, refresh, an add button (write permission only) and the
+ * table; a row opens /settings/{table}/{id}.
+ */
+export function ResourceListPage({ config: c }: { config: SettingsResourceConfig }) {
+  const list = useSettingsList(c);
+  const canWrite = useCan(c.resource, 'write');
+  const navigate = useNavigate();
+  const [adding, setAdding] = useState(false);
+  return (
+    <div className="flex h-full min-h-0 flex-col gap-3 p-4">
+      <PageTitle documentTitle={c.title}>
+        <nav aria-label="Breadcrumb" className="flex items-center gap-1.5 text-sm">
+          <span className="text-gray-500">Settings</span>
+          <span className="text-gray-400">/</span>
+          <span className="font-semibold text-gray-900">{c.title}</span>
+        </nav>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Refresh"
+          onClick={() => void list.refetch()}
+          disabled={list.isFetching}
+        >
+          <RotateCw size={15} className={list.isFetching ? 'animate-spin' : undefined} aria-hidden />
+        </Button>
+        {canWrite && (
+          <Button variant="primary" size="sm" onClick={() => setAdding(true)}>
+            <Plus size={14} aria-hidden /> Add {c.name}
+          </Button>
+        )}
+      </PageTitle>
+      {list.error && !list.data ? (
+        <ErrorAlert error={list.error} />
+      ) : (
+        <ResourceTable
+          rows={list.data ?? []}
+          isLoading={list.isFetching}
+          hiddenColumns={c.hiddenColumns}
+          onRowClick={(r) => void navigate(`${c.basePath}/${r.id}`)}
+        />
+      )}
+      <Modal open={adding} onOpenChange={setAdding} title={`Add ${c.name}`} size="large" dismissOnOutsideClick={false}>
+        {adding && <ResourceForm config={c} row={null} canWrite={canWrite} onSaved={() => setAdding(false)} />}
+      </Modal>
+    </div>
+  );
+}
+
+const pages = new Map<string, ComponentType>();
+
+/** The list page of one table, as a route component (one per table, made once). */
+export function listPageFor(table: string): ComponentType {
+  let page = pages.get(table);
+  if (!page) {
+    const config = resourceConfig(table);
+    page = function SettingsList() {
+      return <ResourceListPage config={config} />;
+    };
+    pages.set(table, page);
+  }
+  return page;
+}

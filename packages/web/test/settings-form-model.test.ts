@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import {
+  codeDocument,
+  formPayload,
+  initialValues,
+  parseLabels,
+  parseYamlMapping,
+  valuesFromCode,
+} from '../src/features/settings-resources/components/form-model.ts';
+import { resourceConfig } from '../src/features/settings-resources/resources.ts';
+
+const canaries = resourceConfig('canaries');
+const teams = resourceConfig('teams');
+
+describe('settings spec form model', () => {
+  it('starts a new resource in namespace default with empty labels and spec', () => {
+    const v = initialValues(canaries, null);
+    expect(v).toMatchObject({ name: '', namespace: 'default', labels: '{}', spec: '', schedule: '' });
+  });
+
+  it('builds the payload of the fields the kind has, keeping spec.schedule equal to the select', () => {
+    const v = {
+      ...initialValues(canaries, null),
+      name: ' web ',
+      labels: '{"env": "prod"}',
+      schedule: '@every 5m',
+      spec: 'schedule: "@every 1h"\nhttp:\n  - name: home\n    url: http://x\n',
+    };
+    expect(formPayload(canaries, v)).toEqual({
+      name: 'web',
+      icon: null,
+      namespace: 'default',
+      labels: { env: 'prod' },
+      schedule: '@every 5m',
+      spec: { schedule: '@every 5m', http: [{ name: 'home', url: 'http://x' }] },
+    });
+    // no schedule chosen: the spec's copy goes too
+    expect(formPayload(canaries, { ...v, schedule: '' }).spec).toEqual({ http: [{ name: 'home', url: 'http://x' }] });
+    // teams have name, icon and spec only
+    expect(Object.keys(formPayload(teams, { ...v, icon: 'users' }))).toEqual(['name', 'icon', 'spec']);
+  });
+
+  it('accepts labels only as a JSON object of strings and specs only as a YAML mapping', () => {
+    expect(parseLabels('{"a": "b"}')).toEqual({ a: 'b' });
+    expect(parseLabels('')).toEqual({});
+    expect(parseLabels('{"a": 1}')).toBeUndefined();
+    expect(parseLabels('["a"]')).toBeUndefined();
+    expect(parseLabels('{a')).toBeUndefined();
+    expect(parseYamlMapping('a: 1')).toEqual({ a: 1 });
+    expect(parseYamlMapping('')).toEqual({});
+    expect(parseYamlMapping('- a')).toBeUndefined();
+    expect(parseYamlMapping('a: [')).toBeUndefined();
+  });
+
+  it('round-trips through the Code tab and ignores unparseable YAML', () => {
+    const row = {
+      id: '1',
+      name: 'db',
+      namespace: 'data',
+      icon: null,
+      labels: { tier: 'data' },
+      schedule: '@every 10m',
+      spec: { tcp: [{ name: 'p', endpoint: 'h:1' }] },
+      source: 'UI',
+      created_at: '2026-01-01T00:00:00Z',
+    };
+    const v = initialValues(canaries, row);
+    const doc = codeDocument(canaries, v, row);
+    expect(doc).toEqual({
+      name: 'db',
+      namespace: 'data',
+      labels: { tier: 'data' },
+      schedule: '@every 10m',
+      spec: row.spec,
+    });
+    const edited = valuesFromCode(
+      canaries,
+      'name: db\nnamespace: data\nschedule: "@hourly"\nspec:\n  exec:\n    - name: e\n      script: "true"\n',
+      v,
+    )!;
+    expect(formPayload(canaries, edited)).toMatchObject({
+      schedule: '@hourly',
+      labels: {},
+      spec: { exec: [{ name: 'e', script: 'true' }] },
+    });
+    expect(valuesFromCode(canaries, 'name: [', v)).toBeUndefined();
+  });
+
+  it('edits a specless resource (notifications) as the YAML of its editable columns', () => {
+    const notifications = resourceConfig('notifications');
+    const row = {
+      id: 'n',
+      name: 'r',
+      title: 'T',
+      events: ['check.failed'],
+      created_at: 'x',
+      pending: 3,
+      deleted_at: null,
+    };
+    expect(codeDocument(notifications, initialValues(notifications, row), row)).toEqual({
+      name: 'r',
+      title: 'T',
+      events: ['check.failed'],
+    });
+  });
+});
