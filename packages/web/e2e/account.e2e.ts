@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generate } from 'otplib';
 import pg from 'pg';
-import { launch, screenshot } from './browser.ts';
+import { launch, screenshot, poll } from './browser.ts';
 import { codeFrom, startMailbox, type Mailbox } from './mailbox.ts';
 import { startServer, type StartedServer } from './server.ts';
 
@@ -11,7 +11,6 @@ import { startServer, type StartedServer } from './server.ts';
 // (its own cookies), like a separate person at a separate computer.
 
 // A busy machine (2 cores, other suites running) can take seconds per navigation.
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 100 });
 
 const ADMIN = { email: 'admin@example.com', password: 'admin passphrase for e2e' };
 const PASSWORD = 'correct horse battery staple';
@@ -264,7 +263,9 @@ describe('account pages', () => {
     await section.getByLabel('Token name').fill('ci pipeline');
     await section.getByLabel('Expires in').selectOption('90d');
     await section.getByRole('button', { name: 'Create token' }).click();
-    await poll(() => section.getByText('Access token will be shown only once. Please copy it and store it securely.').count()).toBe(1);
+    await poll(() =>
+      section.getByText('Access token will be shown only once. Please copy it and store it securely.').count(),
+    ).toBe(1);
     const token = (await section.getByLabel('Access token', { exact: true }).textContent())!.trim();
     expect(token.length).toBeGreaterThan(20);
     await poll(() => section.getByRole('row').filter({ hasText: 'ci pipeline' }).count()).toBe(1);

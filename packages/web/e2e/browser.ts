@@ -1,12 +1,21 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 
 // Debian's chromium, never a downloaded build; flags keep it off the (closed) network.
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -16,4 +25,12 @@ export const baseUrl = () => inject('baseUrl');
 export async function screenshot(page: Page, name: string) {
   mkdirSync('.e2e/screenshots', { recursive: true });
   await page.screenshot({ path: `.e2e/screenshots/${name}.png`, fullPage: true });
+}
+
+/**
+ * expect.poll with a wait that fits a loaded CI machine: vitest's default of one second is
+ * shorter than a save round trip on the single-connection PGlite server under load.
+ */
+export function poll<T>(fn: () => T | Promise<T>, timeout = 15_000, message?: string) {
+  return expect.poll(fn, { timeout, interval: 100, message });
 }

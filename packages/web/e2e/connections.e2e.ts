@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot } from './browser.ts';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 // /settings/connections against the shared server (demo data, AUTH=none): the list, the type
 // chooser, per-type forms with the secret-or-value input, create / edit / validate / delete, and
@@ -30,21 +30,21 @@ describe('connections', () => {
   const toast = (text: string | RegExp) => page.locator('[data-sonner-toast]').filter({ hasText: text });
   const open = async (name: string) => {
     await row(name).click();
-    await expect.poll(() => dialog().getByRole('heading', { name: 'Edit Connection' }).count()).toBe(1);
+    await poll(() => dialog().getByRole('heading', { name: 'Edit Connection' }).count()).toBe(1);
   };
   const close = async () => {
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog().count()).toBe(0);
+    await poll(() => dialog().count()).toBe(0);
   };
 
   it('lists the connections and offers every type in a grid of 5 per row', async () => {
     await page.goto(`${baseUrl()}/settings/connections`);
-    await expect.poll(() => row('orders-db').count()).toBe(1);
-    await expect.poll(() => row('sre-slack').getByText('Slack', { exact: true }).count()).toBe(1);
+    await poll(() => row('orders-db').count()).toBe(1);
+    await poll(() => row('sre-slack').getByText('Slack', { exact: true }).count()).toBe(1);
     await screenshot(page, 'connections-list');
 
     await page.getByRole('button', { name: 'Add Connection' }).click();
-    await expect.poll(() => dialog().getByRole('heading', { name: 'Add Connection' }).count()).toBe(1);
+    await poll(() => dialog().getByRole('heading', { name: 'Add Connection' }).count()).toBe(1);
     const grid = dialog().getByTestId('connection-type-grid').first();
     const columns = await grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
     expect(columns).toBe(5);
@@ -57,10 +57,10 @@ describe('connections', () => {
 
   it('validates the required fields of the type, then creates the connection', async () => {
     await dialog().getByRole('button', { name: 'Postgres', exact: true }).click();
-    await expect.poll(() => field('Namespace').inputValue()).toBe('default');
+    await poll(() => field('Namespace').inputValue()).toBe('default');
     await dialog().getByRole('button', { name: 'Save' }).click();
     // name, url, username and password are required for databases
-    await expect.poll(() => dialog().getByText('This field is required').count()).toBe(4);
+    await poll(() => dialog().getByText('This field is required').count()).toBe(4);
     await screenshot(page, 'connections-validation');
 
     await field('Name').fill('e2e-postgres');
@@ -71,13 +71,13 @@ describe('connections', () => {
     await dialog().getByLabel('Password Secret name').fill('db-creds');
     await dialog().getByLabel('Password Secret key').fill('password');
     await dialog().getByRole('radiogroup', { name: 'Password source' }).getByRole('radio', { name: 'Static' }).click();
-    await expect.poll(() => field('Password').inputValue()).toBe('');
+    await poll(() => field('Password').inputValue()).toBe('');
     await field('Password').fill(SECRET);
-    await expect.poll(() => dialog().getByText('This field is required').count()).toBe(0);
+    await poll(() => dialog().getByText('This field is required').count()).toBe(0);
     await dialog().getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => toast('Connection added successfully').count()).toBe(1);
-    await expect.poll(() => dialog().count()).toBe(0);
-    await expect.poll(() => row('e2e-postgres').count()).toBe(1);
+    await poll(() => toast('Connection added successfully').count()).toBe(1);
+    await poll(() => dialog().count()).toBe(0);
+    await poll(() => row('e2e-postgres').count()).toBe(1);
   });
 
   it('never shows the stored secret again, and tests the connection against PostgreSQL', async () => {
@@ -88,7 +88,7 @@ describe('connections', () => {
     expect(await field('Password').getAttribute('placeholder')).toMatch(/Stored securely/);
     expect(await page.content()).not.toContain(SECRET);
     await dialog().getByRole('button', { name: 'Test Connection' }).click();
-    await expect.poll(() => toast('Connection successful').count(), { timeout: 15000 }).toBe(1);
+    await poll(() => toast('Connection successful').count(), 15000).toBe(1);
     await screenshot(page, 'connections-test-success');
   });
 
@@ -97,12 +97,12 @@ describe('connections', () => {
     bad.pathname = '/e2e_no_such_database';
     await field('URL').fill(bad.toString());
     await dialog().getByRole('button', { name: 'Update' }).click();
-    await expect.poll(() => toast('Connection updated successfully').count()).toBe(1);
-    await expect.poll(() => dialog().count()).toBe(0);
+    await poll(() => toast('Connection updated successfully').count()).toBe(1);
+    await poll(() => dialog().count()).toBe(0);
     await open('e2e-postgres');
     expect(await field('URL').inputValue()).toBe(bad.toString());
     await dialog().getByRole('button', { name: 'Test Connection' }).click();
-    await expect.poll(() => toast(/e2e_no_such_database/).count(), { timeout: 15000 }).toBe(1);
+    await poll(() => toast(/e2e_no_such_database/).count(), 15000).toBe(1);
     await screenshot(page, 'connections-test-error');
     await close();
   });
@@ -112,15 +112,18 @@ describe('connections', () => {
     await dialog().getByRole('button', { name: 'HTTP', exact: true }).click();
     await field('Name').fill('e2e-http');
     await field('URL').fill(`${baseUrl()}/api/health`);
-    await dialog().getByRole('radiogroup', { name: 'Username source' }).getByRole('radio', { name: 'ConfigMap' }).click();
+    await dialog()
+      .getByRole('radiogroup', { name: 'Username source' })
+      .getByRole('radio', { name: 'ConfigMap' })
+      .click();
     await dialog().getByLabel('Username ConfigMap name').fill('http-config');
     await dialog().getByRole('button', { name: 'Save' }).click();
     // a reference needs both the name and the key
-    await expect.poll(() => dialog().getByText('This field is required').count()).toBe(1);
+    await poll(() => dialog().getByText('This field is required').count()).toBe(1);
     await dialog().getByLabel('Username ConfigMap key').fill('user');
     await dialog().getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => toast('Connection added successfully').count()).toBeGreaterThan(0);
-    await expect.poll(() => row('e2e-http').count()).toBe(1);
+    await poll(() => toast('Connection added successfully').count()).toBeGreaterThan(0);
+    await poll(() => row('e2e-http').count()).toBe(1);
     await open('e2e-http');
     const source = dialog().getByRole('radiogroup', { name: 'Username source' });
     expect(await source.getByRole('radio', { name: 'ConfigMap' }).getAttribute('aria-checked')).toBe('true');
@@ -129,7 +132,7 @@ describe('connections', () => {
     await screenshot(page, 'connections-configmap-reference');
     // the value lives in a Kubernetes config map this server cannot read: not testable here
     await dialog().getByRole('button', { name: 'Test Connection' }).click();
-    await expect.poll(() => toast('We currently do not support testing this connection type').count(), { timeout: 15000 }).toBe(1);
+    await poll(() => toast('We currently do not support testing this connection type').count(), 15000).toBe(1);
     await close();
   });
 
@@ -138,12 +141,12 @@ describe('connections', () => {
       await open(name);
       await dialog().getByRole('button', { name: 'Delete' }).click();
       const confirm = page.getByRole('dialog', { name: 'Delete Connection ?' });
-      await expect.poll(() => confirm.count()).toBe(1);
+      await poll(() => confirm.count()).toBe(1);
       if (name === 'e2e-postgres') await screenshot(page, 'connections-delete-confirm');
       await confirm.getByRole('button', { name: 'Delete' }).click();
-      await expect.poll(() => row(name).count()).toBe(0);
+      await poll(() => row(name).count()).toBe(0);
     }
-    await expect.poll(() => toast('Connection deleted successfully').count()).toBeGreaterThan(0);
+    await poll(() => toast('Connection deleted successfully').count()).toBeGreaterThan(0);
     await screenshot(page, 'connections-after-delete');
   });
 });

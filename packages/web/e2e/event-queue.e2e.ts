@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot } from './browser.ts';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 // /settings/event-queue-status against the shared server: the demo data left dead-lettered
 // events in the queue (notification.send, playbook.action, config.updated).
-
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
 describe('event queue', () => {
   let browser: Browser;
@@ -23,10 +21,20 @@ describe('event queue', () => {
     const table = page.getByRole('table', { name: 'Event queue' });
     await poll(() => table.getByRole('row', { name: /notification\.send/ }).count()).toBe(1);
     const headers = (await table.locator('thead th').allInnerTexts()).map((t) => t.trim().toLowerCase());
-    expect(headers).toEqual(['name', 'pending', 'failed', 'average attempts', 'first failure', 'last failure', 'most common error']);
+    expect(headers).toEqual([
+      'name',
+      'pending',
+      'failed',
+      'average attempts',
+      'first failure',
+      'last failure',
+      'most common error',
+    ]);
 
     // the page shows what the API says, row for row
-    const api = (await (await page.request.get(`${baseUrl()}/api/db/event_queue_summary?order=last_failure.desc`)).json()) as {
+    const api = (await (
+      await page.request.get(`${baseUrl()}/api/db/event_queue_summary?order=last_failure.desc`)
+    ).json()) as {
       name: string;
       pending: number;
       failed: number;
@@ -36,7 +44,12 @@ describe('event queue', () => {
     const names = await table.locator('tbody tr td:first-child').allInnerTexts();
     expect(names.map((n) => n.trim())).toEqual(api.map((r) => r.name));
     for (const r of api) {
-      const cells = (await table.getByRole('row', { name: new RegExp(r.name.replace('.', '\\.')) }).locator('td').allInnerTexts()).map((c) => c.trim());
+      const cells = (
+        await table
+          .getByRole('row', { name: new RegExp(r.name.replace('.', '\\.')) })
+          .locator('td')
+          .allInnerTexts()
+      ).map((c) => c.trim());
       expect(cells[1]).toBe(String(r.pending));
       expect(cells[2]).toBe(String(r.failed));
       expect(cells[6]).toBe(r.most_common_error ?? '');

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, screenshot } from './browser.ts';
+import { launch, screenshot, poll } from './browser.ts';
 import { startServer, type StartedServer } from './server.ts';
 
 // /settings/feature-flags on a server of its own, because local flags come from the server's
 // environment (WATCHDECK_PROPERTIES): list, add with the seed's validation, update, the read-only
 // local flag, a flag that switches a screen off, and removal.
-
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
 describe('feature flags', () => {
   let server: StartedServer;
@@ -52,7 +50,9 @@ describe('feature flags', () => {
     await poll(() => toast('Feature flag added successfully').count()).toBe(1);
     await poll(() => dialog().count()).toBe(0);
     await poll(() => row('e2e.flag').count()).toBe(1);
-    expect(await row('e2e.flag').innerText()).toMatch(/on[\s\S]*Created by the browser test[\s\S]*database[\s\S]*System/);
+    expect(await row('e2e.flag').innerText()).toMatch(
+      /on[\s\S]*Created by the browser test[\s\S]*database[\s\S]*System/,
+    );
   });
 
   it('updates a flag; its name stays', async () => {
@@ -69,7 +69,11 @@ describe('feature flags', () => {
     await row('e2e.pinned').click();
     await poll(() => dialog().getByText('Cannot edit local feature flags', { exact: false }).count()).toBe(1);
     expect(await dialog().getByLabel('Value').isDisabled()).toBe(true);
-    expect(await dialog().getByRole('button', { name: /Save|Update|Delete/ }).count()).toBe(0);
+    expect(
+      await dialog()
+        .getByRole('button', { name: /Save|Update|Delete/ })
+        .count(),
+    ).toBe(0);
     await screenshot(page, 'feature-flags-local');
     await dialog().getByRole('button', { name: 'Close', exact: true }).last().click(); // the footer's, not the corner X
     await poll(() => dialog().count()).toBe(0);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot } from './browser.ts';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 // The health dashboard (/health) and the check drawer against the real server with demo data
 // (checks from packages/server/src/demo/health.ts, a week of history) and the real check engine.
@@ -11,9 +11,6 @@ import { launch, baseUrl, screenshot } from './browser.ts';
 // fixed in advance.
 
 const url = (query = '') => `${baseUrl()}/health${query}`;
-
-/** expect.poll with room for a 2-core machine building pages and running checks meanwhile. */
-const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
 
 describe('health dashboard', () => {
   let browser: Browser;
@@ -61,7 +58,8 @@ describe('health dashboard', () => {
     page = await context.newPage();
   });
   afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail') await screenshot(page, `health-failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (task.result?.state === 'fail')
+      await screenshot(page, `health-failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -73,9 +71,10 @@ describe('health dashboard', () => {
     page.getByRole('row').filter({ has: page.getByTestId('check-row-name').filter({ hasText: name }) });
   const search = () => new URL(page.url()).searchParams;
   const healthOfRows = () =>
-    page.getByRole('table', { name: 'Health checks' }).locator('tbody [data-health]').evaluateAll((els) =>
-      els.map((e) => e.getAttribute('data-health')),
-    );
+    page
+      .getByRole('table', { name: 'Health checks' })
+      .locator('tbody [data-health]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-health')));
 
   it('lists failing checks by default (Hide Passing on), grouped by canary, with the counter', async () => {
     await page.goto(url());
@@ -85,7 +84,12 @@ describe('health dashboard', () => {
     expect((await healthOfRows()).every((h) => h !== 'healthy')).toBe(true);
     // grouped by canary name (Group By default): group rows carry the canaries' names
     expect(await page.getByLabel('Group By').inputValue()).toBe('canary_name');
-    await poll(() => page.locator('tbody tr[aria-expanded]').filter({ hasText: /^public-endpoints/ }).count()).toBe(1);
+    await poll(() =>
+      page
+        .locator('tbody tr[aria-expanded]')
+        .filter({ hasText: /^public-endpoints/ })
+        .count(),
+    ).toBe(1);
     // the counter covers passing and failing checks
     const passing = Number(await page.getByTestId('passing-count').textContent());
     const failing = Number(await page.getByTestId('failing-count').textContent());
@@ -163,7 +167,10 @@ describe('health dashboard', () => {
     await poll(() => search().get('sortBy')).toBe('name');
     await poll(async () => {
       const names = await rowNames();
-      return names.length > 10 && names.join('|') === [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).join('|');
+      return (
+        names.length > 10 &&
+        names.join('|') === [...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).join('|')
+      );
     }).toBe(true);
     await page.getByRole('button', { name: 'Checks', exact: true }).click();
     await poll(() => search().get('sortDesc')).toBe('true');
@@ -233,7 +240,9 @@ describe('health dashboard', () => {
     await page.goto(url());
     const refresh = page.getByLabel('Auto refresh');
     const disabled = () =>
-      refresh.locator('option').evaluateAll((os) => os.filter((o) => (o as HTMLOptionElement).disabled).map((o) => o.textContent));
+      refresh
+        .locator('option')
+        .evaluateAll((os) => os.filter((o) => (o as HTMLOptionElement).disabled).map((o) => o.textContent));
     expect(await refresh.inputValue()).toBe('none');
     // 1 hour: 15s and 30s are too fast
     expect(await disabled()).toEqual(['15s', '30s']);
@@ -256,7 +265,8 @@ describe('health dashboard', () => {
     await poll(async () => (await rowNames()).length).toBeGreaterThan(0);
     const aborted: string[] = [];
     const onFailed = (r: { url(): string; failure(): { errorText: string } | null }) => {
-      if (r.url().includes('/api/canary/api/summary')) aborted.push(`${new URL(r.url()).searchParams.get('start')} ${r.failure()?.errorText}`);
+      if (r.url().includes('/api/canary/api/summary'))
+        aborted.push(`${new URL(r.url()).searchParams.get('start')} ${r.failure()?.errorText}`);
     };
     page.on('requestfailed', onFailed);
     // hold the 2-day range's answer back so it is still in flight when the range changes again
@@ -282,8 +292,12 @@ describe('health dashboard', () => {
     expect(await drawer.getByTestId('agent-badge').textContent()).toContain('local');
     await poll(() => drawer.getByTestId('stat-uptime').textContent()).toMatch(/\d+\.\d%\s*\d+ passed \/ \d+ failed/);
     expect(await drawer.getByTestId('stat-latency').textContent()).toMatch(/Latency 95\/97\/99.*ms/);
-    await poll(() => drawer.locator('[data-testid="health-overview-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
-    await poll(() => drawer.getByRole('table', { name: 'Check history' }).locator('tbody tr').count()).toBeGreaterThan(3);
+    await poll(() =>
+      drawer.locator('[data-testid="health-overview-chart"] .recharts-bar-rectangle').count(),
+    ).toBeGreaterThan(0);
+    await poll(() => drawer.getByRole('table', { name: 'Check history' }).locator('tbody tr').count()).toBeGreaterThan(
+      3,
+    );
     expect(await drawer.getByTestId('pagination').textContent()).toContain('Page 1 of');
     await screenshot(page, 'health-drawer');
 
@@ -297,8 +311,12 @@ describe('health dashboard', () => {
 
     await drawer.getByRole('tab', { name: /Relationships/ }).click();
     const relCount = Number(await drawer.getByTestId('relationships-count').textContent());
-    expect(await drawer.getByRole('table', { name: 'Relationships' }).locator('tbody tr').count()).toBe(Math.max(relCount, 1));
-    expect(await drawer.getByRole('link', { name: 'Edit' }).getAttribute('href')).toMatch(/^\/settings\/canaries\/[0-9a-f-]{36}$/);
+    expect(await drawer.getByRole('table', { name: 'Relationships' }).locator('tbody tr').count()).toBe(
+      Math.max(relCount, 1),
+    );
+    expect(await drawer.getByRole('link', { name: 'Edit' }).getAttribute('href')).toMatch(
+      /^\/settings\/canaries\/[0-9a-f-]{36}$/,
+    );
     await drawer.getByRole('button', { name: /Playbooks/ }).click();
     await poll(() => page.getByRole('menuitem', { name: 'Diagnose HTTP endpoint' }).count()).toBe(1);
     await page.keyboard.press('Escape');
@@ -348,7 +366,9 @@ describe('health dashboard', () => {
     await screenshot(page, 'health-link-to-incident');
     await dialog.getByRole('button', { name: 'Link' }).click();
     await poll(() => page.getByText('Linked to incident successfully').count()).toBe(1);
-    expect(await page.getByRole('link', { name: 'View incident' }).getAttribute('href')).toMatch(/^\/incidents\/[0-9a-f-]{36}$/);
+    expect(await page.getByRole('link', { name: 'View incident' }).getAttribute('href')).toMatch(
+      /^\/incidents\/[0-9a-f-]{36}$/,
+    );
     // the evidence is stored under a new root hypothesis of a new open incident (the demo data
     // has older evidence for this check: the newest is this one)
     const res = await fetch(
@@ -387,7 +407,9 @@ describe('health dashboard', () => {
       const drawer = short.getByTestId('check-drawer');
       await poll(() => drawer.getByRole('heading', { name: 'payments-api health' }).count()).toBe(1);
       await drawer.getByRole('tab', { name: 'Graph' }).click();
-      await poll(() => drawer.locator('[data-testid="health-overview-chart"] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+      await poll(() =>
+        drawer.locator('[data-testid="health-overview-chart"] .recharts-bar-rectangle').count(),
+      ).toBeGreaterThan(0);
       await screenshot(short, 'health-drawer-graph-tab');
     } finally {
       await short.close();
@@ -404,9 +426,9 @@ describe('health dashboard', () => {
 
     const duration = drawer.getByLabel('Duration');
     await duration.fill('2m');
-    await expect
-      .poll(() => drawer.getByRole('alert').textContent())
-      .toBe('duration is allowed only in milli seconds & seconds');
+    await poll(() => drawer.getByRole('alert').textContent()).toBe(
+      'duration is allowed only in milli seconds & seconds',
+    );
     await screenshot(page, 'health-history-duration-error');
     await duration.fill('1s');
     await poll(() => drawer.getByRole('alert').count()).toBe(0);
@@ -418,12 +440,16 @@ describe('health dashboard', () => {
 
     await drawer.getByLabel('Status').selectOption('unhealthy');
     await poll(async () => {
-      const states = await history.locator('tbody tr [aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      const states = await history
+        .locator('tbody tr [aria-label]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
       return states.length > 0 && states.every((s) => s === 'unhealthy');
     }).toBe(true);
     await drawer.getByLabel('Status').selectOption('healthy');
     await poll(async () => {
-      const states = await history.locator('tbody tr [aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      const states = await history
+        .locator('tbody tr [aria-label]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
       return states.length > 0 && states.every((s) => s === 'healthy');
     }).toBe(true);
     await page.keyboard.press('Escape');
@@ -460,7 +486,11 @@ describe('health dashboard', () => {
     const drawer = page.getByTestId('check-drawer');
     await drawer.getByRole('button', { name: 'Run Now' }).click();
     await poll(() =>
-      drawer.getByRole('heading', { name: 'e2e endpoint' }).locator('..').locator('[data-health]').getAttribute('data-health'),
+      drawer
+        .getByRole('heading', { name: 'e2e endpoint' })
+        .locator('..')
+        .locator('[data-health]')
+        .getAttribute('data-health'),
     ).toBe('healthy');
     await screenshot(page, 'health-run-now-drawer');
     await page.keyboard.press('Escape');

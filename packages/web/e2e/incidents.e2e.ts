@@ -1,15 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot } from './browser.ts';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 // Incidents (seed 001) against the real server with demo data (AUTH=none: everyone is an
 // administrator): the list and its URL filters, creating an incident, the status workflow with
 // the contributing-factors dialog, the hypothesis tree, evidence, the definition of done,
 // responders, comments with mentions and the changelog.
 
-const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
 const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
-  const res = await fetch(`${baseUrl()}/api/db/${path}`, { ...init, headers: { 'content-type': 'application/json', ...init?.headers } });
+  const res = await fetch(`${baseUrl()}/api/db/${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...init?.headers },
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
@@ -26,7 +28,8 @@ describe('incidents', () => {
     page = await context.newPage();
   });
   afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail') await screenshot(page, `incidents-failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    if (task.result?.state === 'fail')
+      await screenshot(page, `incidents-failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -38,8 +41,13 @@ describe('incidents', () => {
 
   it('lists open incidents by default, with filters, search and sorting in the URL', async () => {
     await page.goto(`${baseUrl()}/incidents`);
-    await poll(() => page.getByRole('table', { name: 'Incidents' }).locator('tbody [data-status]').count()).toBeGreaterThan(0);
-    const statuses = await page.getByRole('table', { name: 'Incidents' }).locator('tbody [data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    await poll(() =>
+      page.getByRole('table', { name: 'Incidents' }).locator('tbody [data-status]').count(),
+    ).toBeGreaterThan(0);
+    const statuses = await page
+      .getByRole('table', { name: 'Incidents' })
+      .locator('tbody [data-status]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
     expect(new Set(statuses)).toEqual(new Set(['open']));
     await screenshot(page, 'incidents-list');
 
@@ -50,7 +58,10 @@ describe('incidents', () => {
     await page.getByLabel('Severity', { exact: true }).selectOption('critical');
     await poll(() => search().get('severity')).toBe('critical');
     await poll(async () => {
-      const sev = await page.getByRole('table', { name: 'Incidents' }).locator('tbody [data-severity]').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
+      const sev = await page
+        .getByRole('table', { name: 'Incidents' })
+        .locator('tbody [data-severity]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')));
       return sev.length > 0 && sev.every((s) => s === 'critical');
     }).toBe(true);
     await page.getByLabel('Severity', { exact: true }).selectOption('');
@@ -107,17 +118,30 @@ describe('incidents', () => {
     await poll(() => page.url()).toMatch(/\/incidents\/[0-9a-f-]{36}$/);
     incidentId = page.url().split('/').pop()!;
     await poll(() => page.getByRole('heading', { name: 'E2E checkout errors' }).count()).toBe(1);
-    const [stored] = await api<{ severity: string; status: string; type: string; hypotheses: { type: string; title: string; status: string }[] }[]>(
-      `incidents?id=eq.${incidentId}&select=severity,status,type,hypotheses(type,title,status)`,
-    );
-    expect(stored).toEqual({ severity: 'high', status: 'open', type: 'availability', hypotheses: [{ type: 'root', title: 'Checkout answers 500 for some users', status: 'possible' }] });
+    const [stored] = await api<
+      {
+        severity: string;
+        status: string;
+        type: string;
+        hypotheses: { type: string; title: string; status: string }[];
+      }[]
+    >(`incidents?id=eq.${incidentId}&select=severity,status,type,hypotheses(type,title,status)`);
+    expect(stored).toEqual({
+      severity: 'high',
+      status: 'open',
+      type: 'availability',
+      hypotheses: [{ type: 'root', title: 'Checkout answers 500 for some users', status: 'possible' }],
+    });
   });
 
   it('builds the hypothesis tree: add, rename (1 s debounce), set a status, disprove', async () => {
     await page.goto(`${baseUrl()}/incidents/${incidentId}?tab=actions`);
     const root = page.locator('[data-hypothesis-type="root"]').first();
     await poll(() => root.count()).toBe(1);
-    await root.getByRole('button', { name: /^Actions for/ }).first().click();
+    await root
+      .getByRole('button', { name: /^Actions for/ })
+      .first()
+      .click();
     await page.getByRole('menuitem', { name: 'Add factor' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create hypothesis' });
     await dialog.getByLabel('Title').fill('Payment provider timeouts');
@@ -129,14 +153,23 @@ describe('incidents', () => {
     // title edits save one second after the last key
     const title = factor.getByLabel('Hypothesis title').first();
     await title.fill('Payment provider timeouts after deploy');
-    await poll(async () => (await api<{ title: string }[]>(`hypotheses?incident_id=eq.${incidentId}&type=eq.factor&select=title`))[0]?.title).toBe(
-      'Payment provider timeouts after deploy',
-    );
+    await poll(
+      async () =>
+        (await api<{ title: string }[]>(`hypotheses?incident_id=eq.${incidentId}&type=eq.factor&select=title`))[0]
+          ?.title,
+    ).toBe('Payment provider timeouts after deploy');
     await factor.getByLabel('Hypothesis status').first().selectOption('proven');
-    await poll(async () => (await api<{ status: string }[]>(`hypotheses?incident_id=eq.${incidentId}&type=eq.factor&select=status`))[0]?.status).toBe('proven');
+    await poll(
+      async () =>
+        (await api<{ status: string }[]>(`hypotheses?incident_id=eq.${incidentId}&type=eq.factor&select=status`))[0]
+          ?.status,
+    ).toBe('proven');
 
     // a solution under the factor, then disproven through the delete dialog
-    await factor.getByRole('button', { name: /^Actions for/ }).first().click();
+    await factor
+      .getByRole('button', { name: /^Actions for/ })
+      .first()
+      .click();
     await page.getByRole('menuitem', { name: 'Add solution' }).click();
     await dialog.getByLabel('Title').fill('Retry with backoff');
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -161,7 +194,9 @@ describe('incidents', () => {
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.getByLabel('Description').fill('Gateway returns 502');
     await wizard.getByRole('button', { name: 'Add' }).click();
-    await poll(() => page.locator('[data-hypothesis-type="root"]').first().getByRole('link', { name: 'payments-api health' }).count()).toBe(1);
+    await poll(() =>
+      page.locator('[data-hypothesis-type="root"]').first().getByRole('link', { name: 'payments-api health' }).count(),
+    ).toBe(1);
 
     const panel = page.getByRole('complementary', { name: 'Incident side panel' });
     await panel.getByRole('button', { name: 'Add Definition of Done' }).click();
@@ -170,7 +205,10 @@ describe('incidents', () => {
     expect(await dod.getByRole('button', { name: 'Add' }).isDisabled()).toBe(true);
     await dod.getByLabel('Comment').fill('Support confirms checkout works');
     await dod.getByRole('button', { name: 'Add' }).click();
-    const item = panel.getByRole('list', { name: 'Definition of done' }).getByRole('listitem').filter({ hasText: 'Support confirms checkout works' });
+    const item = panel
+      .getByRole('list', { name: 'Definition of done' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Support confirms checkout works' });
     await poll(() => item.getAttribute('data-done')).toBe('false');
     await item.getByRole('button', { name: 'Mark as resolved' }).click();
     await poll(() => item.getAttribute('data-done')).toBe('true');
@@ -203,7 +241,10 @@ describe('incidents', () => {
     expect(await status.inputValue()).toBe('open');
 
     await status.selectOption('mitigated');
-    await dialog.getByRole('checkbox', { name: /Gateway returns 502|payments-api health/ }).first().check();
+    await dialog
+      .getByRole('checkbox', { name: /Gateway returns 502|payments-api health/ })
+      .first()
+      .check();
     await screenshot(page, 'incidents-contributing-factors');
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await poll(() => toast('Incident status updated successfully').count()).toBeGreaterThan(0);
@@ -227,7 +268,10 @@ describe('incidents', () => {
     const panel = page.getByRole('complementary', { name: 'Incident side panel' });
     await panel.getByLabel('Severity').selectOption('critical');
     await panel.getByLabel('Type').selectOption('performance');
-    await poll(async () => (await api<{ severity: string; type: string }[]>(`incidents?id=eq.${incidentId}&select=severity,type`))[0]).toEqual({
+    await poll(
+      async () =>
+        (await api<{ severity: string; type: string }[]>(`incidents?id=eq.${incidentId}&select=severity,type`))[0],
+    ).toEqual({
       severity: 'critical',
       type: 'performance',
     });
@@ -253,7 +297,9 @@ describe('incidents', () => {
     const to = wizard.getByLabel('To');
     expect(await to.inputValue()).toBe('platform@example.com');
     expect(await to.isDisabled()).toBe(true); // a fixed value of the team
-    const [{ incident_id: number }] = await api<{ incident_id: string }[]>(`incidents?id=eq.${incidentId}&select=incident_id`);
+    const [{ incident_id: number }] = await api<{ incident_id: string }[]>(
+      `incidents?id=eq.${incidentId}&select=incident_id`,
+    );
     expect(await wizard.getByLabel('Subject').inputValue()).toBe(`[${number}] E2E checkout errors`);
     await wizard.getByRole('button', { name: 'Save Team Responder' }).click();
     await poll(() => wizard.getByRole('alert').first().textContent()).toBe('Please provide valid value');
@@ -264,8 +310,18 @@ describe('incidents', () => {
     // the server sends it in the background; this server has no mail server, so it is logged
     const platform = responders.getByRole('listitem').filter({ hasText: 'Platform' });
     await poll(() => platform.getByText('logged only').count(), 30_000).toBe(1);
-    const stored = await api<{ type: string; properties: Record<string, string> }[]>(`responders?incident_id=eq.${incidentId}&team_id=not.is.null&select=type,properties`);
-    expect(stored[0]).toMatchObject({ type: 'email', properties: { responderType: 'email', to: 'platform@example.com', subject: `[${number}] E2E checkout errors`, body: 'Please look at checkout' } });
+    const stored = await api<{ type: string; properties: Record<string, string> }[]>(
+      `responders?incident_id=eq.${incidentId}&team_id=not.is.null&select=type,properties`,
+    );
+    expect(stored[0]).toMatchObject({
+      type: 'email',
+      properties: {
+        responderType: 'email',
+        to: 'platform@example.com',
+        subject: `[${number}] E2E checkout errors`,
+        body: 'Please look at checkout',
+      },
+    });
 
     // the hover card with the timeline appears after a second's rest
     await responders.getByText('Ava Thompson').hover();
@@ -291,7 +347,10 @@ describe('incidents', () => {
     await box.fill('Looping in ');
     await box.press('End');
     await box.pressSequentially('@Ava');
-    await page.getByRole('listbox', { name: 'People' }).getByRole('option', { name: /Ava Thompson/ }).click();
+    await page
+      .getByRole('listbox', { name: 'People' })
+      .getByRole('option', { name: /Ava Thompson/ })
+      .click();
     await box.pressSequentially('for the payment provider');
     await page.getByLabel('Hypothesis').selectOption('');
     await page.getByRole('button', { name: 'Comment' }).click();
@@ -300,13 +359,26 @@ describe('incidents', () => {
     await page.getByRole('button', { name: 'Comment' }).click();
     const mention = page.getByRole('list', { name: 'Comments' }).locator('[data-mention]');
     await poll(() => mention.textContent()).toBe('@Ava Thompson');
-    const [comment] = await api<{ comment: string }[]>(`comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`);
+    const [comment] = await api<{ comment: string }[]>(
+      `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
+    );
     expect(comment.comment).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
     await screenshot(page, 'incidents-comments');
 
     const changelog = page.getByRole('list', { name: 'Changelog' });
-    await poll(() => changelog.locator('[data-history-type]').evaluateAll((els) => els.map((e) => e.getAttribute('data-history-type')))).toEqual(
-      expect.arrayContaining(['incident.created', 'hypothesis.created', 'evidence.created', 'incident.status_updated', 'responder.created', 'responder.commented']),
+    await poll(() =>
+      changelog
+        .locator('[data-history-type]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-history-type'))),
+    ).toEqual(
+      expect.arrayContaining([
+        'incident.created',
+        'hypothesis.created',
+        'evidence.created',
+        'incident.status_updated',
+        'responder.created',
+        'responder.commented',
+      ]),
     );
     expect(await changelog.getByText('commented: Looping in @Ava Thompson for the payment provider').count()).toBe(1);
   });

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot } from './browser.ts';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 // /settings/integrations and /settings/integrations/{type}/{id} against the shared server (demo
 // scrapers, topologies and log backends): search, the add dialog with both groups, a GitOps
 // option's generated Flux manifests and Helm command, adding a topology directly, editing and
 // deleting it from its detail page, and 'Unknown type'.
-
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
 /** Replaces the whole document of the CodeMirror editor labelled `label`, as a person would. */
 async function setEditor(page: Page, label: string, text: string) {
@@ -30,7 +28,10 @@ describe('integrations', () => {
   });
 
   const table = () => page.getByRole('table', { name: 'Integrations' });
-  const row = (name: string) => table().getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+  const row = (name: string) =>
+    table()
+      .getByRole('row')
+      .filter({ has: page.getByText(name, { exact: true }) });
   const dialog = () => page.getByRole('dialog');
 
   it('lists scrapers, topologies and log backends, with a search kept in the URL', async () => {
@@ -58,8 +59,19 @@ describe('integrations', () => {
     expect(await dialog().getAttribute('data-size')).toBe('full');
     const gitops = dialog().getByRole('region', { name: 'Add via GitOps' });
     const direct = dialog().getByRole('region', { name: 'Add Directly' });
-    expect((await gitops.getByRole('button').allInnerTexts()).map((t) => t.trim())).toEqual(['AWS', 'Azure', 'Prometheus', 'Flux', 'Kubernetes', 'Mission Control']);
-    expect((await direct.getByRole('button').allInnerTexts()).map((t) => t.trim())).toEqual(['Custom Topology', 'Catalog Scraper', 'Log Backends']);
+    expect((await gitops.getByRole('button').allInnerTexts()).map((t) => t.trim())).toEqual([
+      'AWS',
+      'Azure',
+      'Prometheus',
+      'Flux',
+      'Kubernetes',
+      'Mission Control',
+    ]);
+    expect((await direct.getByRole('button').allInnerTexts()).map((t) => t.trim())).toEqual([
+      'Custom Topology',
+      'Catalog Scraper',
+      'Log Backends',
+    ]);
     await screenshot(page, 'integrations-add-chooser');
   });
 
@@ -73,7 +85,9 @@ describe('integrations', () => {
     await poll(() => flux.innerText()).toMatch(/clusterName: e2e-cluster/);
     const manifests = await flux.innerText();
     expect(manifests).toMatch(/kind: HelmRepository[\s\S]*url: https:\/\/flanksource\.github\.io\/charts/);
-    expect(manifests).toMatch(/kind: HelmRelease[\s\S]*name: mission-control-kubernetes\n\s+namespace: mission-control/);
+    expect(manifests).toMatch(
+      /kind: HelmRelease[\s\S]*name: mission-control-kubernetes\n\s+namespace: mission-control/,
+    );
     expect(manifests).toMatch(/interval: 30m/);
     expect(manifests).toMatch(/chart: mission-control-kubernetes/);
     await screenshot(page, 'integrations-gitops-flux');
@@ -91,7 +105,11 @@ describe('integrations', () => {
 
     // values that are not YAML are reported, nothing is generated from them
     await setEditor(page, 'Values', 'clusterName: [unclosed');
-    await poll(() => dialog().getByText(/Values are not valid YAML/).count()).toBe(1);
+    await poll(() =>
+      dialog()
+        .getByText(/Values are not valid YAML/)
+        .count(),
+    ).toBe(1);
     expect(await dialog().getByLabel('Helm command', { exact: true }).count()).toBe(0);
 
     await dialog().getByRole('button', { name: 'Back' }).click();
@@ -100,7 +118,9 @@ describe('integrations', () => {
 
   it('adds a custom topology directly', async () => {
     await dialog().getByRole('button', { name: 'Custom Topology', exact: true }).click();
-    await dialog().getByLabel(/^Name\*?$/).fill('e2e-integration-topology');
+    await dialog()
+      .getByLabel(/^Name\*?$/)
+      .fill('e2e-integration-topology');
     await setEditor(page, 'Spec', 'components:\n  - name: e2e-api\n    type: API\n');
     await screenshot(page, 'integrations-add-topology');
     await dialog().getByRole('button', { name: 'Save' }).click();

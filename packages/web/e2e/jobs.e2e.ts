@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot } from './browser.ts';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 // The machine is shared and busy: give the page time to load its chunks and data.
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
 /** '1m 5s' / '31s' / '850ms' back to milliseconds (the table's duration format). */
 function durationMs(text: string): number {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot } from './browser.ts';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 // The console shell against a real server: /api/auth/whoami and /api/properties answer with the
 // contract in packages/core/src/api-contract.ts (the test server runs with AUTH=none or signs in).
@@ -22,41 +22,37 @@ describe('console shell', () => {
 
   it('shows the shell with the main navigation', async () => {
     await page.goto(`${baseUrl()}/topology`);
-    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
-    await expect
-      .poll(() =>
-        page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dashboard' }).count(),
-      )
-      .toBe(1);
-    await expect.poll(() => page.getByRole('button', { name: 'Refresh' }).count()).toBe(1);
-    await expect
-      .poll(() => page.getByRole('link', { name: 'Notifications' }).getAttribute('href'))
-      .toBe('/notifications');
+    await poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
+    await poll(() =>
+      page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dashboard' }).count(),
+    ).toBe(1);
+    await poll(() => page.getByRole('button', { name: 'Refresh' }).count()).toBe(1);
+    await poll(() => page.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe('/notifications');
     await screenshot(page, 'shell');
   });
 
   it('keeps the sidebar collapsed across a reload', async () => {
     await page.goto(`${baseUrl()}/topology`);
     await page.getByRole('button', { name: 'Collapse sidebar' }).click();
-    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('true');
+    await poll(() => sidebar().getAttribute('data-collapsed')).toBe('true');
     await page.reload();
-    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('true');
+    await poll(() => sidebar().getAttribute('data-collapsed')).toBe('true');
     await screenshot(page, 'shell-collapsed');
     await page.getByRole('button', { name: 'Expand sidebar' }).click();
-    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
+    await poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
     await page.reload();
-    await expect.poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
+    await poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
   });
 
   it('collapses the sidebar by itself under 1024px', async () => {
     const narrow = await browser.newPage({ viewport: { width: 900, height: 700 } });
     try {
       await narrow.goto(`${baseUrl()}/topology`);
-      await expect.poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
+      await poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
       await narrow.setViewportSize({ width: 1280, height: 700 });
-      await expect.poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('false');
+      await poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('false');
       await narrow.setViewportSize({ width: 900, height: 700 });
-      await expect.poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
+      await poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
     } finally {
       await narrow.close();
     }
@@ -65,8 +61,8 @@ describe('console shell', () => {
   it('shows the backend and frontend versions in the user menu', async () => {
     await page.goto(`${baseUrl()}/topology`);
     await page.getByRole('button', { name: 'User menu' }).click();
-    await expect.poll(() => page.getByTestId('frontend-version').textContent()).toBe('1.0.801');
-    await expect.poll(() => page.getByTestId('backend-version').textContent()).toMatch(/^\d+\.\d+\.\d+/);
+    await poll(() => page.getByTestId('frontend-version').textContent()).toBe('1.0.801');
+    await poll(() => page.getByTestId('backend-version').textContent()).toMatch(/^\d+\.\d+\.\d+/);
     await screenshot(page, 'user-menu');
     await page.keyboard.press('Escape');
   });
@@ -76,35 +72,33 @@ describe('console shell', () => {
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Download kubeconfig' }).click();
     const dialog = page.getByRole('dialog', { name: 'Download and install kubeconfig' });
-    await expect.poll(() => dialog.count()).toBe(1);
-    await expect
-      .poll(() => dialog.getByRole('link', { name: 'Download kubeconfig' }).getAttribute('href'))
-      .toBe('/api/kubeconfig');
+    await poll(() => dialog.count()).toBe(1);
+    await poll(() => dialog.getByRole('link', { name: 'Download kubeconfig' }).getAttribute('href')).toBe(
+      '/api/kubeconfig',
+    );
     await screenshot(page, 'kubeconfig-modal');
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.count()).toBe(0);
+    await poll(() => dialog.count()).toBe(0);
   });
 
   it('shows the bad-session error page', async () => {
     await page.goto(`${baseUrl()}/error?error_code=BAD_SESSION`);
-    await expect
-      .poll(() =>
-        page
-          .getByText(
-            'Bad Session. Please try logging out and logging in again, if the problem persist, please contact us.',
-          )
-          .count(),
-      )
-      .toBe(1);
-    await expect.poll(() => page.getByRole('link', { name: 'Go back' }).getAttribute('href')).toBe('/');
+    await poll(() =>
+      page
+        .getByText(
+          'Bad Session. Please try logging out and logging in again, if the problem persist, please contact us.',
+        )
+        .count(),
+    ).toBe(1);
+    await poll(() => page.getByRole('link', { name: 'Go back' }).getAttribute('href')).toBe('/');
     await page.goto(`${baseUrl()}/error?error_code=SOMETHING`);
-    await expect.poll(() => page.getByText('Unknown error').count()).toBe(1);
+    await poll(() => page.getByText('Unknown error').count()).toBe(1);
   });
 
   it('shows the not-found page inside the shell for an unknown route', async () => {
     await page.goto(`${baseUrl()}/definitely/not/a/screen`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Page not found' }).count()).toBe(1);
-    await expect.poll(() => sidebar().count()).toBe(1);
+    await poll(() => page.getByRole('heading', { name: 'Page not found' }).count()).toBe(1);
+    await poll(() => sidebar().count()).toBe(1);
   });
 
   it('redirects / to /topology and /configs to /catalog', async () => {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, screenshot } from './browser.ts';
+import { launch, screenshot, poll } from './browser.ts';
 import { startServer, type StartedServer } from './server.ts';
 
 /** The machine is shared and at times slow: wait up to 10 s for the page to catch up. */
-const poll = <T>(fn: () => T | Promise<T>, message?: string) => expect.poll(fn, { timeout: 10_000, message });
 
 // The users page (seed 002 section 2.17) and what roles and feature flags hide, against a real
 // server with sign-in on (AUTH=kratos) and the demo people. Sign-in goes through the API flow in
@@ -92,7 +91,7 @@ describe('users page', () => {
       'Please provide valid email',
       'Please select any role',
     ]) {
-      await poll(() => dialog.getByText(message).count(), message).toBe(1);
+      await poll(() => dialog.getByText(message).count(), 10_000, message).toBe(1);
     }
     await dialog.getByLabel('Email').fill('not-an-email');
     await dialog.getByLabel('First Name').click(); // leave the field: validated once touched
@@ -207,9 +206,7 @@ describe('users page', () => {
     expect(set.status()).toBe(201);
     try {
       // the flag routes drop the server's flag cache: off on the next request
-      await expect
-        .poll(async () => (await admin.request.get(`${base}/api/auth/users`)).status(), { timeout: 15_000 })
-        .toBe(404);
+      await poll(async () => (await admin.request.get(`${base}/api/auth/users`)).status(), 15_000).toBe(404);
       const invite = await admin.request.post(`${base}/api/auth/invite_user`, {
         data: { firstName: 'No', lastName: 'One', email: 'no.one@example.com', role: 'viewer' },
       });
@@ -226,8 +223,6 @@ describe('users page', () => {
       const del = await admin.request.delete(`${base}/api/properties/settings.users.disable`);
       expect(del.status()).toBe(204);
     }
-    await expect
-      .poll(async () => (await admin.request.get(`${base}/api/auth/users`)).status(), { timeout: 15_000 })
-      .toBe(200);
+    await poll(async () => (await admin.request.get(`${base}/api/auth/users`)).status(), 15_000).toBe(200);
   });
 });
