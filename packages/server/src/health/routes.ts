@@ -51,6 +51,16 @@ function* jsonPieces(head: string, rows: string[], tail: string): Generator<stri
 
 export function healthRoutes(app: FastifyInstance, { db, engine }: { db: Db; engine: HealthEngine }): void {
   const read = needs('canaries', 'read', { feature: 'health' });
+  /**
+   * Summary answers being computed, by query string. Every dashboard open on the same view asks
+   * the same question on the same refresh timer, and one answer for 5,000 checks costs about
+   * 100 ms of database and server time: a request that arrives while the same question is being
+   * answered waits for that answer instead of asking again. It is then at most one computation
+   * older than the request (its window ends when the first request arrived). The feed is the same
+   * for every caller allowed to read canaries, so sharing it reveals nothing. Answers are not
+   * kept once sent.
+   */
+  const summariesInFlight = new Map<string, Promise<{ rows: string[]; meta: string }>>();
 
   app.post<{ Params: { id: string } }>(
     '/api/canary/run/check/:id',
@@ -82,11 +92,28 @@ export function healthRoutes(app: FastifyInstance, { db, engine }: { db: Db; eng
       if (err instanceof RangeError) return reply.code(400).send({ error: err.message });
       throw err;
     }
-    const started = performance.now();
-    const { rows, source } = await checksSummaryRows(db, window, filter);
-    const meta = JSON.stringify({ duration: Math.round(performance.now() - started), source, start: window.start, end: window.end });
+    const key = req.url.slice(req.url.indexOf('?') + 1);
+    let answer = summariesInFlight.get(key);
+    if (!answer) {
+      const started = performance.now();
+      answer = checksSummaryRows(db, window, filter).then(({ rows, source }) => ({
+        rows,
+        meta: JSON.stringify({
+          duration: Math.round(performance.now() - started),
+          source,
+          start: window.start,
+          end: window.end,
+        }),
+      }));
+      summariesInFlight.set(key, answer);
+      const forget = () => summariesInFlight.get(key) === answer && summariesInFlight.delete(key);
+      answer.then(forget, forget);
+    }
+    const { rows, meta } = await answer;
     // The rows arrive as JSON text from PostgreSQL; splice them in rather than parse and re-serialise.
-    return reply.type('application/json; charset=utf-8').send(Readable.from(jsonPieces('{"checks_summary":[', rows, `],${meta.slice(1)}`)));
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(Readable.from(jsonPieces('{"checks_summary":[', rows, `],${meta.slice(1)}`)));
   });
 
   app.get<{ Querystring: Query }>('/api/canary/api/graph', { config: read }, async (req, reply) => {
@@ -100,7 +127,8 @@ export function healthRoutes(app: FastifyInstance, { db, engine }: { db: Db; eng
       window = parseWindow(q, '1h');
       if (q.count !== undefined && q.count !== '') {
         count = Number(q.count);
-        if (!Number.isInteger(count) || count < 1 || count > MAX_POINTS) throw new RangeError(`count must be a whole number from 1 to ${MAX_POINTS}`);
+        if (!Number.isInteger(count) || count < 1 || count > MAX_POINTS)
+          throw new RangeError(`count must be a whole number from 1 to ${MAX_POINTS}`);
       }
     } catch (err) {
       if (err instanceof RangeError) return reply.code(400).send({ error: err.message });
