@@ -60,7 +60,9 @@ export function parseLabelFilter(text: string | undefined): SummaryFilter['label
     try {
       obj = JSON.parse(t) as Record<string, unknown>;
     } catch {
-      throw new RangeError('labels must be key=value items separated by commas, or a JSON object {"key=value": 1 | -1}');
+      throw new RangeError(
+        'labels must be key=value items separated by commas, or a JSON object {"key=value": 1 | -1}',
+      );
     }
     for (const [k, v] of Object.entries(obj)) if (Number(v) !== 0) add(k, Number(v) < 0);
   } else {
@@ -81,7 +83,8 @@ function checkFilter(f: SummaryFilter, params: unknown[]): string {
   if (f.namespace) add('c.namespace = ?', f.namespace);
   if (f.type) add('c.type = ?', f.type);
   for (const [k, v] of f.labels?.include ?? []) add('c.labels @> ?::jsonb', JSON.stringify({ [k]: v }));
-  for (const [k, v] of f.labels?.exclude ?? []) add('NOT (coalesce(c.labels, \'{}\') @> ?::jsonb)', JSON.stringify({ [k]: v }));
+  for (const [k, v] of f.labels?.exclude ?? [])
+    add("NOT (coalesce(c.labels, '{}') @> ?::jsonb)", JSON.stringify({ [k]: v }));
   return parts.join(' AND ');
 }
 
@@ -153,7 +156,14 @@ function parseInts(text: string | null): Int32Array {
 }
 
 async function loadRollupParts(db: Db, table: string, from: Date, until: Date): Promise<Map<string, RollupPart>> {
-  const { rows } = await db.query<{ id: string; passed: number; failed: number; p95: string | null; p97: string | null; p99: string | null }>(
+  const { rows } = await db.query<{
+    id: string;
+    passed: number;
+    failed: number;
+    p95: string | null;
+    p97: string | null;
+    p99: string | null;
+  }>(
     `SELECT r.check_id AS id, sum(r.passed)::int8 AS passed, sum(r.failed)::int8 AS failed,
        string_agg(r.p95::text, ',' ORDER BY r.p95) AS p95,
        string_agg(r.p97::text, ',' ORDER BY r.p97) AS p97,
@@ -164,7 +174,12 @@ async function loadRollupParts(db: Db, table: string, from: Date, until: Date): 
     [from.toISOString(), until.toISOString()],
   );
   const parts = new Map<string, RollupPart>();
-  for (const r of rows) parts.set(r.id, { passed: Number(r.passed), failed: Number(r.failed), pct: [parseInts(r.p95), parseInts(r.p97), parseInts(r.p99)] });
+  for (const r of rows)
+    parts.set(r.id, {
+      passed: Number(r.passed),
+      failed: Number(r.failed),
+      pct: [parseInts(r.p95), parseInts(r.p97), parseInts(r.p99)],
+    });
   return parts;
 }
 
@@ -172,7 +187,13 @@ async function loadRollupParts(db: Db, table: string, from: Date, until: Date): 
  * The roll-up parts for a window [from, end) of `table` and the watermark they are exact up to
  * (at most `watermark`); the caller adds the raw runs from there on.
  */
-function rollupParts(db: Db, table: string, from: Date, end: Date, watermark: Date): { parts: Promise<Map<string, RollupPart>>; upTo: Date } {
+function rollupParts(
+  db: Db,
+  table: string,
+  from: Date,
+  end: Date,
+  watermark: Date,
+): { parts: Promise<Map<string, RollupPart>>; upTo: Date } {
   let cache = rollupCaches.get(db);
   if (!cache) rollupCaches.set(db, (cache = new Map()));
   // windows that reach the watermark share an entry across passes; older ones end where they end
@@ -230,14 +251,20 @@ export function percentileOfUnion(a: ArrayLike<number>, b: ArrayLike<number>, q:
   return Math.max(a[lo - 1], b[j - 1]);
 }
 
-/** One row of the statement: the check's JSON without uptime and latency, and their parts. */
+/**
+ * One row of the statement: the check's JSON head (check_feed, migrations/0140_check_feed.sql),
+ * the columns a check run changes as PostgreSQL's text, and the parts of uptime and latency.
+ */
 interface FeedRow {
-  j: string;
-  /** the check's id (cached roll-up windows only) */
-  id?: string;
+  head: string;
+  id: string;
+  status: string | null;
+  last_runtime: string | null;
+  next_runtime: string | null;
+  last_transition_time: string | null;
+  deleted_at: string | null;
   passed: number | null;
   failed: number | null;
-  /** JSON texts of timestamps, or null */
   last_pass: string | null;
   last_fail: string | null;
   p95: number | null;
@@ -253,17 +280,44 @@ const NO_PART: RollupPart = { passed: 0, failed: 0, pct: [new Int32Array(0), new
 
 const json = (v: number | string | null | undefined) => (v === null || v === undefined ? 'null' : String(v));
 
-/** A check's JSON with its uptime and latency objects appended (the keys and order of seed 000's feed). */
-function feedRow(j: string, passed: number, failed: number, lastPass: string | null, lastFail: string | null, p95: number | null, p97: number | null, p99: number | null, rolling1h: number | null): string {
-  return `${j.slice(0, -1)},"uptime":{"passed":${passed},"failed":${failed},"last_pass":${json(lastPass)},"last_fail":${json(lastFail)}},"latency":{"p95":${json(p95)},"p97":${json(p97)},"p99":${json(p99)},"rolling1h":${json(rolling1h)}}}`;
+/**
+ * A timestamptz as PostgreSQL's to_json writes it, from its ISO text output (the drivers keep
+ * timestamps as text): "2026-11-25 10:14:03.5+00" -> "2026-11-25T10:14:03.5+00:00", the offset
+ * always with its minutes. Anything else (infinity) is passed through as a string. to_json itself
+ * costs about a microsecond a value, 15 ms for the run times of 5,000 checks.
+ */
+export function timestampJson(v: string | null): string {
+  if (v === null) return 'null';
+  if (v.length < 22 || v.charCodeAt(10) !== 32) return JSON.stringify(v);
+  const sign = Math.max(v.lastIndexOf('+'), v.lastIndexOf('-'));
+  const offset = v.slice(sign);
+  return `"${v.slice(0, 10)}T${v.slice(11, sign)}${offset.length === 3 ? `${offset}:00` : offset}"`;
+}
+
+/** A check's JSON: its head continued with the run's columns, uptime and latency (seed 000's keys and order). */
+function feedRow(
+  r: FeedRow,
+  passed: number,
+  failed: number,
+  p95: number | null,
+  p97: number | null,
+  p99: number | null,
+): string {
+  return (
+    `${r.head},"status":${r.status === null ? 'null' : JSON.stringify(r.status)},"last_runtime":${timestampJson(r.last_runtime)},` +
+    `"next_runtime":${timestampJson(r.next_runtime)},"last_transition_time":${timestampJson(r.last_transition_time)},` +
+    `"deleted_at":${timestampJson(r.deleted_at)},"uptime":{"passed":${passed},"failed":${failed},` +
+    `"last_pass":${timestampJson(r.last_pass)},"last_fail":${timestampJson(r.last_fail)}},` +
+    `"latency":{"p95":${json(p95)},"p97":${json(p97)},"p99":${json(p99)},"rolling1h":${json(r.rolling1h)}}}`
+  );
 }
 
 /**
  * The feed as one JSON text per check, in feed order (canary name, then check name).
  *
- * PostgreSQL renders each check's own columns (row_to_json) and returns the numbers of its uptime
- * and latency beside them; this function appends those two objects and the caller splices the
- * rows into the answer. Measured on 5,000 checks, one row per check is the cheap shape: one
+ * PostgreSQL returns each check's JSON head, kept in check_feed (rendered when a check, its
+ * canary or agent changes, not per request), the columns a run changes and the numbers of its
+ * uptime and latency; feedRow completes the JSON and the caller splices the rows into the answer. Measured on 5,000 checks, one row per check is the cheap shape: one
  * json_agg value of several MB costs PostgreSQL about 60 ms more than the same rows sent one by
  * one, and Node takes longer to decode one such value than to read the rows. The roll-up
  * windows' bounds are computed here (a date_trunc(..., 'UTC') in the WHERE clause runs for every
@@ -274,7 +328,11 @@ function feedRow(j: string, passed: number, failed: number, lastPass: string | n
  * here; the numbers are those of the single-statement form that narrow requests (one check, one
  * canary) use, which reads the roll-ups every time.
  */
-export async function checksSummaryRows(db: Db, window: TimeWindow, filter: SummaryFilter = {}): Promise<{ rows: string[]; source: SummarySource }> {
+export async function checksSummaryRows(
+  db: Db,
+  window: TimeWindow,
+  filter: SummaryFilter = {},
+): Promise<{ rows: string[]; source: SummarySource }> {
   const source = summarySource(window);
   const table = source === '1h' ? 'check_statuses_1h' : 'check_statuses_1d';
   // roll-up buckets from the window's first whole hour / day (UTC) up to the watermark, raw runs
@@ -296,7 +354,8 @@ export async function checksSummaryRows(db: Db, window: TimeWindow, filter: Summ
   // rolling1h comes from the scan of raw runs when that covers the last hour: a raw window
   // that does, or the raw runs after the watermark, read from the last hour on with filters.
   const now = Date.now();
-  const rollingInStats = cached || (source === 'raw' && window.start.getTime() <= now - HOUR_MS && window.end.getTime() >= now - 1000);
+  const rollingInStats =
+    cached || (source === 'raw' && window.start.getTime() <= now - HOUR_MS && window.end.getTime() >= now - 1000);
   let stats: string;
   if (source === 'raw') {
     // one sort per check gives all three percentiles
@@ -304,8 +363,12 @@ export async function checksSummaryRows(db: Db, window: TimeWindow, filter: Summ
       SELECT cs.check_id,
         count(*) FILTER (WHERE cs.status) AS passed, count(*) FILTER (WHERE NOT cs.status) AS failed,
         max(cs.time) FILTER (WHERE cs.status) AS last_pass, max(cs.time) FILTER (WHERE NOT cs.status) AS last_fail,
-        percentile_disc(ARRAY[0.95, 0.97, 0.99]) WITHIN GROUP (ORDER BY cs.duration) AS pct${rollingInStats ? `,
-        round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h` : ''}
+        percentile_disc(ARRAY[0.95, 0.97, 0.99]) WITHIN GROUP (ORDER BY cs.duration) AS pct${
+          rollingInStats
+            ? `,
+        round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h`
+            : ''
+        }
       FROM check_statuses cs ${only('cs')}
       WHERE cs.time >= $1 AND cs.time < $2
       GROUP BY cs.check_id`;
@@ -344,9 +407,7 @@ export async function checksSummaryRows(db: Db, window: TimeWindow, filter: Summ
       GROUP BY u.check_id`;
   }
   const sql = `
-    WITH ${narrowed ? `sel AS (SELECT c.id FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE ${where}), ` : ''}ag AS MATERIALIZED (
-      SELECT id, json_build_object('id', id, 'name', name) AS agent FROM agents
-    ), stats AS (${stats}
+    WITH ${narrowed ? `sel AS (SELECT c.id FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE ${where}), ` : ''}stats AS (${stats}
     )${
       rollingInStats
         ? ''
@@ -357,60 +418,60 @@ export async function checksSummaryRows(db: Db, window: TimeWindow, filter: Summ
       GROUP BY cs.check_id
     )`
     }
-    SELECT row_to_json(x)::text AS j,${cached ? ' y.id,' : ''} y.passed, y.failed,
-      to_json(y.last_pass)::text AS last_pass, to_json(y.last_fail)::text AS last_fail,
-      y.pct[1] AS p95, y.pct[2] AS p97, y.pct[3] AS p99,${cached ? ' y.durations,' : ''} y.rolling1h
+    -- check_feed keeps each check's JSON head, looked up after the sort (which then moves short
+    -- rows); a check without one (none should be) gets it rendered here
+    SELECT coalesce((SELECT f.head FROM check_feed f WHERE f.check_id = y.id), (SELECT check_feed_head(c) FROM checks c WHERE c.id = y.id)) AS head,
+      y.id, y.status, y.last_runtime, y.next_runtime, y.last_transition_time, y.deleted_at,
+      y.passed, y.failed, y.last_pass, y.last_fail, y.p95, y.p97, y.p99,${cached ? ' y.durations,' : ''} y.rolling1h
     FROM (
-      SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id, ag.agent,
-        c.name, c.namespace, c.description, c.type, c.icon, c.endpoint, c.owner, c.labels, c.severity, c.status,
-        c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at,
-        s.passed, s.failed, s.last_pass, s.last_fail, s.pct,${cached ? ' s.durations,' : ''} ${rollingInStats ? 's' : 'r'}.rolling1h
+      SELECT c.id, ca.name AS canary_name, c.name, c.status, c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at,
+        s.passed, s.failed, s.last_pass, s.last_fail, s.pct[1] AS p95, s.pct[2] AS p97, s.pct[3] AS p99,${cached ? ' s.durations,' : ''} ${rollingInStats ? 's' : 'r'}.rolling1h
       FROM checks c
       JOIN canaries ca ON ca.id = c.canary_id
-      LEFT JOIN ag ON ag.id = c.agent_id
       LEFT JOIN stats s ON s.check_id = c.id
       ${rollingInStats ? '' : 'LEFT JOIN rolling r ON r.check_id = c.id'}
       WHERE ${where}
       ORDER BY ca.name, c.name
     ) y
-    -- the check's own columns, rendered after the sort (which then moves raw columns, not JSON)
-    CROSS JOIN LATERAL (SELECT y.id, y.canary_id, y.canary_name, y.canary_namespace, y.agent_id, y.agent, y.name, y.namespace,
-      y.description, y.type, y.icon, y.endpoint, y.owner, y.labels, y.severity, y.status, y.last_runtime, y.next_runtime,
-      y.last_transition_time, y.deleted_at) x
     ORDER BY y.canary_name, y.name`;
   const [parts, { rows }] = await Promise.all([rollup, db.query<FeedRow>(sql, params)]);
   const out = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     if (!parts) {
-      out[i] = feedRow(r.j, Number(r.passed ?? 0), Number(r.failed ?? 0), r.last_pass, r.last_fail, r.p95, r.p97, r.p99, r.rolling1h);
+      out[i] = feedRow(r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95, r.p97, r.p99);
       continue;
     }
-    const part = parts.get(r.id!) ?? NO_PART;
+    const part = parts.get(r.id) ?? NO_PART;
     const raw = r.durations ? parseInts(r.durations).sort() : NO_VALUES;
     out[i] = feedRow(
-      r.j,
+      r,
       part.passed + Number(r.passed ?? 0),
       part.failed + Number(r.failed ?? 0),
-      r.last_pass,
-      r.last_fail,
       percentileOfUnion(part.pct[0], raw, PERCENTILES[0]),
       percentileOfUnion(part.pct[1], raw, PERCENTILES[1]),
       percentileOfUnion(part.pct[2], raw, PERCENTILES[2]),
-      r.rolling1h,
     );
   }
   return { rows: out, source };
 }
 
 /** The feed as one JSON array text. */
-export async function checksSummaryJson(db: Db, window: TimeWindow, filter: SummaryFilter = {}): Promise<{ json: string; source: SummarySource }> {
+export async function checksSummaryJson(
+  db: Db,
+  window: TimeWindow,
+  filter: SummaryFilter = {},
+): Promise<{ json: string; source: SummarySource }> {
   const { rows, source } = await checksSummaryRows(db, window, filter);
   return { json: `[${rows.join(',')}]`, source };
 }
 
 /** The feed as objects (tests, other server code). */
-export async function checksSummary(db: Db, window: TimeWindow, filter: SummaryFilter = {}): Promise<{ rows: Record<string, unknown>[]; source: SummarySource }> {
+export async function checksSummary(
+  db: Db,
+  window: TimeWindow,
+  filter: SummaryFilter = {},
+): Promise<{ rows: Record<string, unknown>[]; source: SummarySource }> {
   const { rows, source } = await checksSummaryRows(db, window, filter);
   return { rows: rows.map((r) => JSON.parse(r) as Record<string, unknown>), source };
 }

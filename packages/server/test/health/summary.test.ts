@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
 import { rollUp } from '../../src/health/rollups.ts';
-import { checksSummary, clearRollupCache, percentileOfUnion, type SummaryFilter } from '../../src/health/summary.ts';
+import {
+  checksSummary,
+  checksSummaryRows,
+  clearRollupCache,
+  percentileOfUnion,
+  timestampJson,
+  type SummaryFilter,
+} from '../../src/health/summary.ts';
 import type { TimeWindow } from '../../src/health/time-range.ts';
 
 /**
@@ -19,7 +26,11 @@ const DAY = 24 * HOUR;
 
 /** Two canaries, five checks (one without any run), three days of runs every 10 minutes. */
 async function loadHistory(db: any): Promise<string[]> {
-  const canaries = (await db.query(`INSERT INTO canaries (name, namespace, spec, labels) VALUES ('shop', 'web', '{}', '{"env":"prod"}'), ('api', 'core', '{}', '{}') RETURNING id`)).rows;
+  const canaries = (
+    await db.query(
+      `INSERT INTO canaries (name, namespace, spec, labels) VALUES ('shop', 'web', '{}', '{"env":"prod"}'), ('api', 'core', '{}', '{}') RETURNING id`,
+    )
+  ).rows;
   const checks = (
     await db.query(
       `INSERT INTO checks (canary_id, name, type, labels) VALUES
@@ -55,7 +66,8 @@ async function addRecentRuns(db: any, ids: string[], offsetMs: number): Promise<
 async function bothWays(db: any, window: TimeWindow, filter: SummaryFilter = {}) {
   const feed = await checksSummary(db, window, filter);
   const narrow: any[] = [];
-  for (const row of feed.rows as any[]) narrow.push((await checksSummary(db, window, { ...filter, checkId: row.id })).rows[0]);
+  for (const row of feed.rows as any[])
+    narrow.push((await checksSummary(db, window, { ...filter, checkId: row.id })).rows[0]);
   return { feed, narrow };
 }
 
@@ -70,15 +82,93 @@ for (const driver of testDrivers()) {
       };
       for (let t = 0; t < 60; t++) {
         const sorted = Int32Array.from({ length: t % 5 === 0 ? 0 : rnd(40) }, () => rnd(500)).sort();
-        const extra = Array.from({ length: t % 3 === 0 ? 0 : rnd(t % 2 ? 6 : 80) }, () => rnd(600)).sort((x, y) => x - y);
+        const extra = Array.from({ length: t % 3 === 0 ? 0 : rnd(t % 2 ? 6 : 80) }, () => rnd(600)).sort(
+          (x, y) => x - y,
+        );
         for (const q of [0.5, 0.95, 0.97, 0.99]) {
-          const { rows } = await db.query<any>(`SELECT percentile_disc($2::float8) WITHIN GROUP (ORDER BY v) AS p FROM unnest($1::int[]) v`, [
-            [...sorted, ...extra],
-            q,
-          ]);
+          const { rows } = await db.query<any>(
+            `SELECT percentile_disc($2::float8) WITHIN GROUP (ORDER BY v) AS p FROM unnest($1::int[]) v`,
+            [[...sorted, ...extra], q],
+          );
           expect(percentileOfUnion(sorted, extra, q), `${[...sorted]} + ${extra} at ${q}`).toBe(rows[0].p);
         }
       }
+      await db.dispose();
+    });
+
+    it('renders timestamps as to_json does, in any session time zone', async () => {
+      const db = await driver.open();
+      for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns', 'Europe/Berlin']) {
+        const { rows } = await db.query<any>(
+          `SELECT t::text AS text, to_json(t)::text AS json
+           FROM (SELECT set_config('TimeZone', $1, false)) z,
+             unnest(ARRAY['2026-11-25 10:14:03.123456+00', '2026-01-01 00:00:00+00', '2026-06-30 23:59:59.5+00',
+                          '1999-12-31 12:00:00.000001+00', 'infinity', '-infinity']::timestamptz[]) t`,
+          [zone],
+        );
+        for (const r of rows) expect(timestampJson(r.text), `${r.text} in ${zone}`).toBe(r.json);
+      }
+      expect(timestampJson(null)).toBe('null');
+      await db.dispose();
+    });
+
+    // what row_to_json makes of a feed check's own columns, in the feed's key order
+    const reference = async (db: any) =>
+      (
+        await db.query(
+          `SELECT row_to_json(x)::text AS j FROM (
+             SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
+               (SELECT json_build_object('id', a.id, 'name', a.name) FROM agents a WHERE a.id = c.agent_id) AS agent,
+               c.name, c.namespace, c.description, c.type, c.icon, c.endpoint, c.owner, c.labels, c.severity, c.status,
+               c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at
+             FROM checks c JOIN canaries ca ON ca.id = c.canary_id ORDER BY ca.name, c.name) x`,
+        )
+      ).rows.map((r: any) => JSON.parse(r.j));
+    const ownColumns = async (db: any) => {
+      const { rows } = await checksSummaryRows(db, { start: new Date(Date.now() - HOUR), end: new Date() });
+      return rows.map((text) => {
+        const { uptime, latency, ...own } = JSON.parse(text);
+        expect(Object.keys(uptime)).toEqual(['passed', 'failed', 'last_pass', 'last_fail']);
+        expect(Object.keys(latency)).toEqual(['p95', 'p97', 'p99', 'rolling1h']);
+        return own;
+      });
+    };
+    const sameAsReference = async (db: any) => {
+      const [own, expected] = [await ownColumns(db), await reference(db)];
+      expect(own.length).toBe(expected.length);
+      own.forEach((o: any, i: number) => {
+        expect(Object.keys(o)).toEqual(Object.keys(expected[i]));
+        expect(o).toEqual(expected[i]);
+      });
+      return own;
+    };
+
+    it('renders each check as row_to_json would, and follows changes to checks, canaries and agents', async () => {
+      const db = await driver.open();
+      await loadHistory(db);
+      await db.query(
+        `UPDATE checks SET description = 'says "hi" \\ ünïcode', owner = 'team-a', last_runtime = now(),
+           next_runtime = now() + interval '1 minute', labels = '{"a": "x\\"y", "n": 1}' WHERE name = 'home'`,
+      );
+      await sameAsReference(db);
+      // a run changes only status and run times (the head stays); a sync changes the rest
+      await db.query(`UPDATE checks SET status = 'unhealthy', last_transition_time = now() WHERE name = 'port'`);
+      await db.query(`UPDATE checks SET labels = '{"tier": "core"}', severity = 'high' WHERE name = 'dns'`);
+      await db.query(`UPDATE canaries SET name = 'shop-renamed', namespace = 'web2' WHERE name = 'shop'`);
+      const agent = (await db.query(`INSERT INTO agents (name) VALUES ('edge-1') RETURNING id`)).rows[0].id;
+      await db.query(`UPDATE checks SET agent_id = $1 WHERE name = 'checkout'`, [agent]);
+      await db.query(`UPDATE agents SET name = 'edge-one' WHERE id = $1`, [agent]);
+      const canary = (await db.query(`SELECT id FROM canaries WHERE name = 'api'`)).rows[0].id;
+      await db.query(`INSERT INTO checks (canary_id, name, type) VALUES ($1, 'added', 'http')`, [canary]);
+      const own = await sameAsReference(db);
+      expect(own.find((c: any) => c.name === 'checkout')).toMatchObject({
+        canary_name: 'shop-renamed',
+        agent: { id: agent, name: 'edge-one' },
+      });
+      expect(own.find((c: any) => c.name === 'port')).toMatchObject({ status: 'unhealthy' });
+      // a check that somehow has no head is still in the feed, rendered on the spot
+      await db.query(`DELETE FROM check_feed WHERE check_id = (SELECT id FROM checks WHERE name = 'dns')`);
+      await sameAsReference(db);
       await db.dispose();
     });
 
@@ -103,19 +193,38 @@ for (const driver of testDrivers()) {
         expect(feed.rows).toEqual(narrow);
         const recent = feed.rows.find((r: any) => r.name === 'home') as any;
         expect(recent.uptime.last_fail).toEqual(expect.any(String)); // the recent failing run
-        expect(recent.latency).toEqual({ p95: expect.any(Number), p97: expect.any(Number), p99: expect.any(Number), rolling1h: expect.any(Number) });
-        expect((feed.rows.find((r: any) => r.name === 'never-ran') as any).uptime).toEqual({ passed: 0, failed: 0, last_pass: null, last_fail: null });
+        expect(recent.latency).toEqual({
+          p95: expect.any(Number),
+          p97: expect.any(Number),
+          p99: expect.any(Number),
+          rolling1h: expect.any(Number),
+        });
+        expect((feed.rows.find((r: any) => r.name === 'never-ran') as any).uptime).toEqual({
+          passed: 0,
+          failed: 0,
+          last_pass: null,
+          last_fail: null,
+        });
       }
       // a window in the past (no raw runs after the watermark in it), and label filters
       const past = { start: new Date(Date.now() - 3 * DAY), end: new Date(Date.now() - DAY) };
       const p = await bothWays(db, past);
       expect(p.feed.rows).toEqual(p.narrow);
       expect((p.feed.rows[0] as any).uptime.passed).toBeGreaterThan(0);
-      const edge = await bothWays(db, { start: new Date(end.getTime() - 3 * DAY), end }, { labels: { include: [['tier', 'edge']], exclude: [] } });
+      const edge = await bothWays(
+        db,
+        { start: new Date(end.getTime() - 3 * DAY), end },
+        { labels: { include: [['tier', 'edge']], exclude: [] } },
+      );
       expect(edge.feed.rows.map((r: any) => r.name)).toEqual(['dns', 'home']);
       expect(edge.feed.rows).toEqual(edge.narrow);
       // counts are those of the raw history
-      const raw = (await db.query<any>(`SELECT count(*) FILTER (WHERE status)::int AS passed, count(*) FILTER (WHERE NOT status)::int AS failed FROM check_statuses WHERE check_id = $1`, [ids[0]])).rows[0];
+      const raw = (
+        await db.query<any>(
+          `SELECT count(*) FILTER (WHERE status)::int AS passed, count(*) FILTER (WHERE NOT status)::int AS failed FROM check_statuses WHERE check_id = $1`,
+          [ids[0]],
+        )
+      ).rows[0];
       const month = await checksSummary(db, { start: new Date(end.getTime() - 30 * DAY), end }, {});
       expect((month.rows.find((r: any) => r.id === ids[0]) as any).uptime).toMatchObject(raw);
       await db.dispose();
