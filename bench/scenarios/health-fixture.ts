@@ -1,4 +1,4 @@
-import { freshPostgresDb, sharedFixture, startServer, type BenchDb, type BenchServer } from '../support.ts';
+import { freshPostgresDb, sharedFixture, startServer, type BenchDb, type BenchServer, settle } from '../support.ts';
 import { rollUp } from '../../packages/server/src/health/rollups.ts';
 
 export const SUMMARY_CHECKS = 5000;
@@ -55,7 +55,7 @@ export function healthFixture(): Promise<HealthFixture> {
         [yearCheck],
       );
       await rollUp(db);
-      await db.query('ANALYZE');
+      await settle(db);
       process.stderr.write(`health fixture loaded in ${Math.round((Date.now() - started) / 1000)} s\n`);
       const server = await startServer(bench);
       return { bench, server, yearCheck };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { freshPostgresDb, percentile, startServer } from '../support.ts';
+import { freshPostgresDb, percentile, startServer, settle } from '../support.ts';
 import { SESSION_COOKIE } from '../../packages/server/src/auth/http.ts';
 import type { Scenario } from './index.ts';
 
@@ -45,7 +45,7 @@ export const healthPageRender: Scenario = {
          c.status = 'healthy' OR k > 6, 'bench'
        FROM checks c, generate_series(0, 11) k`,
     );
-    await db.query('ANALYZE');
+    await settle(db);
     const server = await startServer(bench);
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -1,4 +1,4 @@
-import { freshPostgresDb, sharedFixture, startServer, type BenchDb, type BenchServer } from '../support.ts';
+import { freshPostgresDb, sharedFixture, startServer, type BenchDb, type BenchServer, settle } from '../support.ts';
 
 export const INCIDENTS = 50_000;
 export const BIG_HYPOTHESES = 200;
@@ -79,7 +79,7 @@ export function incidentsFixture(): Promise<IncidentsFixture> {
           [big],
         );
       });
-      await db.exec('VACUUM ANALYZE');
+      await settle(db);
       const server = await startServer(bench);
       const bigId = (await db.query<{ id: string }>(`SELECT id FROM incidents WHERE title = 'Big incident'`)).rows[0].id;
       const componentIds = (await db.query<{ id: string }>(`SELECT id FROM components ORDER BY name LIMIT 20`)).rows.map((r) => r.id);
