@@ -317,7 +317,8 @@ function feedRow(
  *
  * PostgreSQL returns each check's JSON head, kept in check_feed (rendered when a check, its
  * canary or agent changes, not per request), the columns a run changes and the numbers of its
- * uptime and latency; feedRow completes the JSON and the caller splices the rows into the answer. Measured on 5,000 checks, one row per check is the cheap shape: one
+ * uptime and latency; feedRow completes the JSON and the caller splices the rows into the answer.
+ * Measured on 5,000 checks, one row per check is the cheap shape: one
  * json_agg value of several MB costs PostgreSQL about 60 ms more than the same rows sent one by
  * one, and Node takes longer to decode one such value than to read the rows. The roll-up
  * windows' bounds are computed here (a date_trunc(..., 'UTC') in the WHERE clause runs for every

@@ -43,28 +43,29 @@ ON checks FOR EACH ROW EXECUTE FUNCTION check_feed_from_checks();
 CREATE FUNCTION check_feed_from_canaries() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.name IS DISTINCT FROM OLD.name OR NEW.namespace IS DISTINCT FROM OLD.namespace THEN
-    UPDATE check_feed f SET head = check_feed_head(c) FROM checks c WHERE c.canary_id = NEW.id AND f.check_id = c.id;
-  END IF;
+  UPDATE check_feed f SET head = check_feed_head(c) FROM checks c WHERE c.canary_id = NEW.id AND f.check_id = c.id;
   RETURN NULL;
 END
 $$;
 
 CREATE TRIGGER check_feed_canaries
-AFTER UPDATE OF name, namespace ON canaries FOR EACH ROW EXECUTE FUNCTION check_feed_from_canaries();
+AFTER UPDATE OF name, namespace ON canaries FOR EACH ROW
+WHEN (NEW.name IS DISTINCT FROM OLD.name OR NEW.namespace IS DISTINCT FROM OLD.namespace)
+EXECUTE FUNCTION check_feed_from_canaries();
 
+-- a renamed agent changes the "agent" object of its checks (a check can only name an agent that
+-- exists: checks.agent_id references agents, so a new agent has no checks yet)
 CREATE FUNCTION check_feed_from_agents() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' OR NEW.name IS DISTINCT FROM OLD.name THEN
-    UPDATE check_feed f SET head = check_feed_head(c) FROM checks c WHERE c.agent_id = NEW.id AND f.check_id = c.id;
-  END IF;
+  UPDATE check_feed f SET head = check_feed_head(c) FROM checks c WHERE c.agent_id = NEW.id AND f.check_id = c.id;
   RETURN NULL;
 END
 $$;
 
--- an agent registered after its checks (or renamed) changes their "agent" object
 CREATE TRIGGER check_feed_agents
-AFTER INSERT OR UPDATE OF name ON agents FOR EACH ROW EXECUTE FUNCTION check_feed_from_agents();
+AFTER UPDATE OF name ON agents FOR EACH ROW
+WHEN (NEW.name IS DISTINCT FROM OLD.name)
+EXECUTE FUNCTION check_feed_from_agents();
 
 INSERT INTO check_feed (check_id, head) SELECT c.id, check_feed_head(c) FROM checks c;
