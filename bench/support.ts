@@ -16,7 +16,9 @@ import { SESSION_COOKIE } from '../packages/server/src/auth/http.ts';
 
 /** The PostgreSQL server the HTTP scenarios run on; the targets are stated for PostgreSQL. */
 export function benchPostgresUrl(): string {
-  return process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  return (
+    process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
+  );
 }
 
 export interface BenchDb {
@@ -104,34 +106,43 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'watchdeck-bench-'));
   const adminEmail = 'bench@watchdeck.local';
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), 'packages/server/bin/watchdeck.mjs', 'serve'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: bench.url,
-      WATCHDECK_DATA_DIR: dataDir,
-      WATCHDECK_DEMO_DATA: 'false',
-      WATCHDECK_ROLE: 'api',
-      WATCHDECK_ADMIN_EMAIL: adminEmail,
-      WATCHDECK_ADMIN_PASSWORD: 'bench-password-123',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      ...extraEnv,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...serverNodeFlags(), 'packages/server/bin/watchdeck.mjs', 'serve'],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: bench.url,
+        WATCHDECK_DATA_DIR: dataDir,
+        WATCHDECK_DEMO_DATA: 'false',
+        WATCHDECK_ROLE: 'api',
+        WATCHDECK_ADMIN_EMAIL: adminEmail,
+        WATCHDECK_ADMIN_PASSWORD: 'bench-password-123',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error('server did not start within 60 s');
     await new Promise((r) => setTimeout(r, 200));
   }
   const admin = await bench.db.query<{ id: string }>(`SELECT id FROM people WHERE email = $1`, [adminEmail]);
-  const token = admin.rows[0] ? (await createSession(bench.db, admin.rows[0].id, { method: 'password', ttlMs: 3600_000 })).token : '';
+  const token = admin.rows[0]
+    ? (await createSession(bench.db, admin.rows[0].id, { method: 'password', ttlMs: 3600_000 })).token
+    : '';
   return {
     url,
     cookie: `${SESSION_COOKIE}=${token}`,
@@ -150,8 +161,12 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
  * in seconds.
  */
 export async function loadCatalog(db: Db, items: number): Promise<void> {
-  await db.query(`INSERT INTO agents (id, name) SELECT gen_random_uuid(), 'bench-agent-' || g FROM generate_series(1, 3) g`);
-  await db.query(`INSERT INTO config_scrapers (name, spec) SELECT 'bench-scraper-' || g, '{}'::jsonb FROM generate_series(1, 4) g`);
+  await db.query(
+    `INSERT INTO agents (id, name) SELECT gen_random_uuid(), 'bench-agent-' || g FROM generate_series(1, 3) g`,
+  );
+  await db.query(
+    `INSERT INTO config_scrapers (name, spec) SELECT 'bench-scraper-' || g, '{}'::jsonb FROM generate_series(1, 4) g`,
+  );
   await db.query(
     `WITH s AS (SELECT array_agg(id) a FROM config_scrapers), ag AS (SELECT array_agg(id) a FROM agents WHERE name LIKE 'bench-agent-%')
      INSERT INTO config_items (scraper_id, agent_id, type, config_class, name, status, health, tags, labels, config)
@@ -206,6 +221,30 @@ export async function disposeSharedFixtures(): Promise<void> {
 }
 
 /** Exact percentile of measured latencies (ms). */
+/**
+ * One GET timed as HTTP load tools time a request (autocannon in the /api/db scenario): from
+ * sending it to the answer's last byte. The body is decoded after the clock stops: parsing the
+ * 4 MB summary of 5,000 checks takes this client about 30 ms, which is the client's time, and on a
+ * 2-core machine it also competes with the server for the cores.
+ */
+export async function timedGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ ms: number; status: number; body: unknown }> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers });
+  const bytes = await res.arrayBuffer();
+  const ms = performance.now() - t0;
+  const text = Buffer.from(bytes).toString('utf8');
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: the check sees the text
+  }
+  return { ms, status: res.status, body };
+}
+
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

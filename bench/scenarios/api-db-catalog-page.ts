@@ -1,5 +1,5 @@
 import { catalogFixture, CATALOG_ITEMS } from './catalog-fixture.ts';
-import { percentile } from '../support.ts';
+import { percentile, timedGet } from '../support.ts';
 import type { Scenario } from './index.ts';
 
 const REQUESTS = 400;
@@ -15,10 +15,19 @@ export const apiDbCatalogPage: Scenario = {
   name: `/api/db catalog page over ${CATALOG_ITEMS / 1000}k config items`,
   async run() {
     const { server } = await catalogFixture();
-    const select = 'id,name,type,namespace,status,health,changes,analysis,created_at,scraper:config_scrapers(id,name),agent:agents(id,name)';
+    const select =
+      'id,name,type,namespace,status,health,changes,analysis,created_at,scraper:config_scrapers(id,name),agent:agents(id,name)';
     const url = (n: number) => {
       const kind = n % 40;
-      const q = new URLSearchParams({ select, deleted_at: 'is.null', type: `eq.Kubernetes::Kind${kind}`, health: `eq.${HEALTH[kind % 4]}`, order: 'name.asc', limit: '50', offset: String((n % 10) * 50) });
+      const q = new URLSearchParams({
+        select,
+        deleted_at: 'is.null',
+        type: `eq.Kubernetes::Kind${kind}`,
+        health: `eq.${HEALTH[kind % 4]}`,
+        order: 'name.asc',
+        limit: '50',
+        offset: String((n % 10) * 50),
+      });
       return `${server.url}/api/db/configs?${q}`;
     };
     const headers = { cookie: server.cookie, Prefer: 'count=exact' };
@@ -27,13 +36,10 @@ export const apiDbCatalogPage: Scenario = {
     const latencies: number[] = [];
     const worker = async (start: number, warm: boolean) => {
       for (let n = start; n < REQUESTS; n += CONCURRENCY) {
-        const t0 = performance.now();
-        const res = await fetch(url(n), { headers });
-        const body = (await res.json()) as unknown[];
-        const ms = performance.now() - t0;
+        const { ms, status, body } = await timedGet(url(n), headers);
         if (warm) continue;
         latencies.push(ms);
-        if (res.status !== 200 && res.status !== 206) errors++;
+        if ((status !== 200 && status !== 206) || !Array.isArray(body)) errors++;
         else rows += body.length;
       }
     };

@@ -1,23 +1,26 @@
-import { percentile } from '../support.ts';
+import { percentile, timedGet } from '../support.ts';
 import { healthFixture, HISTORY_DAYS, SUMMARY_CHECKS } from './health-fixture.ts';
 import type { Scenario } from './index.ts';
 
 const REQUESTS = 60;
 const CONCURRENCY = 2;
 
-async function measure(url: string | (() => string), cookie: string, requests: number, check: (body: unknown) => boolean, before?: () => Promise<void>) {
+async function measure(
+  url: string | (() => string),
+  cookie: string,
+  requests: number,
+  check: (body: unknown) => boolean,
+  before?: () => Promise<void>,
+) {
   const latencies: number[] = [];
   let errors = 0;
   const worker = async (n: number, warm: boolean) => {
     for (let i = n; i < requests; i += CONCURRENCY) {
       if (before && !warm) await before();
-      const t0 = performance.now();
-      const res = await fetch(typeof url === 'string' ? url : url(), { headers: { cookie } });
-      const body = await res.json();
-      const ms = performance.now() - t0;
+      const { ms, status, body } = await timedGet(typeof url === 'string' ? url : url(), { cookie });
       if (warm) continue;
       latencies.push(ms);
-      if (res.status !== 200 || !check(body)) errors++;
+      if (status !== 200 || !check(body)) errors++;
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, k) => worker(requests - 4 + k, true)));
@@ -43,8 +46,15 @@ const summaryScenario = (range: string, rollupCosts = false): Scenario => ({
     if (rollupCosts) {
       let days = 30;
       const first = await measure(() => `${server.url}/api/canary/api/summary?start=${--days}d`, server.cookie, 20, ok);
-      const moved = async () => void (await bench.db.query(`UPDATE check_rollup_state SET until = until + interval '1 second'`));
-      const afterPass = await measure(`${server.url}/api/canary/api/summary?start=${range}`, server.cookie, 30, ok, moved);
+      const moved = async () =>
+        void (await bench.db.query(`UPDATE check_rollup_state SET until = until + interval '1 second'`));
+      const afterPass = await measure(
+        `${server.url}/api/canary/api/summary?start=${range}`,
+        server.cookie,
+        30,
+        ok,
+        moved,
+      );
       more =
         `; first request of a range: p50 ${first.p50.toFixed(0)} ms, p95 ${first.p95.toFixed(0)} ms` +
         `; right after a roll-up pass: p50 ${afterPass.p50.toFixed(0)} ms, p95 ${afterPass.p95.toFixed(0)} ms, ${first.errors + afterPass.errors} errors`;
@@ -67,14 +77,24 @@ export const healthYearOneCheck: Scenario = {
   name: 'health: a year range for one check (summary?check_id=&start=1y and graph?check=&start=1y&count=300)',
   async run() {
     const { server, yearCheck } = await healthFixture();
-    const s = await measure(`${server.url}/api/canary/api/summary?check_id=${yearCheck}&start=1y`, server.cookie, REQUESTS, (b) => {
-      const row = (b as { checks_summary: { uptime: { passed: number } }[] }).checks_summary[0];
-      return !!row && row.uptime.passed > 30_000;
-    });
-    const g = await measure(`${server.url}/api/canary/api/graph?check=${yearCheck}&start=1y&count=300`, server.cookie, REQUESTS, (b) => {
-      const points = (b as { status: unknown[] }).status;
-      return points.length > 150 && points.length <= 300;
-    });
+    const s = await measure(
+      `${server.url}/api/canary/api/summary?check_id=${yearCheck}&start=1y`,
+      server.cookie,
+      REQUESTS,
+      (b) => {
+        const row = (b as { checks_summary: { uptime: { passed: number } }[] }).checks_summary[0];
+        return !!row && row.uptime.passed > 30_000;
+      },
+    );
+    const g = await measure(
+      `${server.url}/api/canary/api/graph?check=${yearCheck}&start=1y&count=300`,
+      server.cookie,
+      REQUESTS,
+      (b) => {
+        const points = (b as { status: unknown[] }).status;
+        return points.length > 150 && points.length <= 300;
+      },
+    );
     return {
       driver: 'pg',
       result: `summary p95 ${s.p95.toFixed(1)} ms, graph p95 ${g.p95.toFixed(1)} ms, ${s.errors + g.errors} errors`,

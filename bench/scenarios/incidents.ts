@@ -1,5 +1,5 @@
 import { DETAIL_SELECT, LIST_SELECT } from '../../packages/web/src/features/incidents/api/selects.ts';
-import { percentile } from '../support.ts';
+import { percentile, timedGet } from '../support.ts';
 import { BIG_EVIDENCES, BIG_HYPOTHESES, INCIDENTS, incidentsFixture } from './incidents-fixture.ts';
 import type { Scenario } from './index.ts';
 
@@ -9,18 +9,20 @@ const STATUSES = ['open', 'new', 'investigating', 'mitigated', 'resolved', 'clos
 const SEVERITIES = ['', 'critical', 'high', 'medium', 'low', 'info'];
 
 /** Runs `REQUESTS` GETs, `concurrency` at a time, after a warm-up; latency in ms per request. */
-async function measure(url: (n: number) => string, headers: Record<string, string>, check: (status: number, body: unknown) => boolean, concurrency = CONCURRENCY) {
+async function measure(
+  url: (n: number) => string,
+  headers: Record<string, string>,
+  check: (status: number, body: unknown) => boolean,
+  concurrency = CONCURRENCY,
+) {
   const latencies: number[] = [];
   let errors = 0;
   const worker = async (start: number, count: number, warm: boolean) => {
     for (let n = start; n < count; n += concurrency) {
-      const t0 = performance.now();
-      const res = await fetch(url(n), { headers });
-      const body = await res.json();
-      const ms = performance.now() - t0;
+      const { ms, status, body } = await timedGet(url(n), headers);
       if (warm) continue;
       latencies.push(ms);
-      if (!check(res.status, body)) errors++;
+      if (!check(status, body)) errors++;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, (_, k) => worker(k, 40, true)));
@@ -37,12 +39,20 @@ export const incidentsList: Scenario = {
   name: `/incidents list over ${INCIDENTS / 1000}k incidents`,
   async run() {
     const { server, bench, componentIds } = await incidentsFixture();
-    const owners = (await bench.db.query<{ id: string }>(`SELECT id FROM people WHERE email LIKE '%@bench.test' ORDER BY name LIMIT 10`)).rows.map((r) => r.id);
+    const owners = (
+      await bench.db.query<{ id: string }>(
+        `SELECT id FROM people WHERE email LIKE '%@bench.test' ORDER BY name LIMIT 10`,
+      )
+    ).rows.map((r) => r.id);
     const url = (n: number) => {
       // later pages of the broad filters (hundreds of matches and more); the first page of the
       // narrow ones (an owner or a component matches a few dozen)
       const narrow = n % 4 === 1 || n % 10 === 3;
-      const q = new URLSearchParams({ order: 'created_at.desc', limit: '50', offset: narrow ? '0' : String((n % 5) * 50) });
+      const q = new URLSearchParams({
+        order: 'created_at.desc',
+        limit: '50',
+        offset: narrow ? '0' : String((n % 5) * 50),
+      });
       q.set('status', `eq.${STATUSES[n % STATUSES.length]}`);
       const sev = SEVERITIES[n % SEVERITIES.length];
       if (sev) q.set('severity', `eq.${sev}`);
@@ -54,7 +64,11 @@ export const incidentsList: Scenario = {
       } else q.set('select', LIST_SELECT);
       return `${server.url}/api/db/incident_summary?${q}`;
     };
-    const { latencies, errors } = await measure(url, { cookie: server.cookie, Prefer: 'count=exact' }, (s, b) => (s === 200 || s === 206) && Array.isArray(b));
+    const { latencies, errors } = await measure(
+      url,
+      { cookie: server.cookie, Prefer: 'count=exact' },
+      (s, b) => (s === 200 || s === 206) && Array.isArray(b),
+    );
     const p95 = percentile(latencies, 95);
     return {
       driver: 'pg',
@@ -73,16 +87,26 @@ export const incidentDetail: Scenario = {
   name: `incident detail: ${BIG_HYPOTHESES} hypotheses, ${BIG_EVIDENCES} evidences, one request`,
   async run() {
     const { server, bigId } = await incidentsFixture();
-    const q = new URLSearchParams({ select: DETAIL_SELECT, id: `eq.${bigId}`, 'hypotheses.order': 'created_at.asc', 'hypotheses.evidences.order': 'created_at.asc' });
+    const q = new URLSearchParams({
+      select: DETAIL_SELECT,
+      id: `eq.${bigId}`,
+      'hypotheses.order': 'created_at.asc',
+      'hypotheses.evidences.order': 'created_at.asc',
+    });
     const url = () => `${server.url}/api/db/incidents?${q}`;
     let shape = '';
-    const { latencies, errors } = await measure(url, { cookie: server.cookie }, (s, b) => {
-      const rows = b as { hypotheses: { evidences: unknown[] }[] }[];
-      if (s !== 200 || rows.length !== 1) return false;
-      const evidences = rows[0].hypotheses.reduce((n, h) => n + h.evidences.length, 0);
-      shape = `${rows[0].hypotheses.length} hypotheses, ${evidences} evidences`;
-      return rows[0].hypotheses.length === BIG_HYPOTHESES && evidences === BIG_EVIDENCES;
-    }, 1);
+    const { latencies, errors } = await measure(
+      url,
+      { cookie: server.cookie },
+      (s, b) => {
+        const rows = b as { hypotheses: { evidences: unknown[] }[] }[];
+        if (s !== 200 || rows.length !== 1) return false;
+        const evidences = rows[0].hypotheses.reduce((n, h) => n + h.evidences.length, 0);
+        shape = `${rows[0].hypotheses.length} hypotheses, ${evidences} evidences`;
+        return rows[0].hypotheses.length === BIG_HYPOTHESES && evidences === BIG_EVIDENCES;
+      },
+      1,
+    );
     const p95 = percentile(latencies, 95);
     return {
       driver: 'pg',

@@ -50,7 +50,11 @@ function wrap(client: pg.PoolClient | pg.Pool, statements: StatementNames): Quer
     async query<T>(sql: string, params: unknown[] = []) {
       const name = statements.nameFor(sql, params.length > 0);
       const r = await client.query({ name, text: sql, values: params, types });
-      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0, fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) } as QueryResult<T>;
+      return {
+        rows: r.rows as T[],
+        rowCount: r.rowCount ?? 0,
+        fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+      } as QueryResult<T>;
     },
     async exec(sql: string) {
       await client.query(sql);
@@ -78,6 +82,36 @@ export function createPgDb(connectionString: string, max = 20): Db {
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
         throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async each<T>(sql: string, params: unknown[], onRow: (row: T) => void) {
+      const client = await pool.connect();
+      try {
+        return await new Promise<number>((resolve, reject) => {
+          // a Query with a 'row' listener does not accumulate its rows (pg/lib/query.js)
+          const query = new pg.Query({
+            name: statements.nameFor(sql, params.length > 0),
+            text: sql,
+            values: params,
+            types,
+          });
+          let count = 0;
+          let failed: unknown;
+          query.on('row', (row: T) => {
+            if (failed !== undefined) return;
+            try {
+              onRow(row);
+              count++;
+            } catch (err) {
+              failed = err;
+            }
+          });
+          query.on('error', reject);
+          query.on('end', () => (failed === undefined ? resolve(count) : reject(failed)));
+          void client.query(query);
+        });
       } finally {
         client.release();
       }

@@ -30,6 +30,12 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
     query: base.query,
     exec: base.exec,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    // PGlite hands over a whole result at once: the rows exist together here anyway
+    async each<T>(sql: string, params: unknown[], onRow: (row: T) => void) {
+      const { rows } = await base.query<T>(sql, params);
+      for (const row of rows) onRow(row);
+      return rows.length;
+    },
     async close() {
       await db.close();
     },

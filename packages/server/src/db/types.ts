@@ -19,5 +19,12 @@ export interface Db extends Queryable {
   readonly driver: 'pg' | 'pglite';
   /** Runs fn inside BEGIN/COMMIT on one connection; ROLLBACK when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs a read and hands each row to onRow as it arrives, keeping none: for results of thousands
+   * of rows that are turned into something else row by row (the health summary), so the rows die
+   * young instead of all staying alive until the last one is in. Resolves with the row count; a
+   * throw from onRow stops the handing out and rejects once the statement has finished.
+   */
+  each<T = Record<string, unknown>>(sql: string, params: unknown[], onRow: (row: T) => void): Promise<number>;
   close(): Promise<void>;
 }

@@ -313,7 +313,7 @@ function feedRow(
 }
 
 /**
- * The feed as one JSON text per check, in feed order (canary name, then check name).
+ * Hands the feed to onCheck as one JSON text per check, in feed order (canary name, then check name).
  *
  * PostgreSQL returns each check's JSON head, kept in check_feed (rendered when a check, its
  * canary or agent changes, not per request), the columns a run changes and the numbers of its
@@ -329,11 +329,12 @@ function feedRow(
  * here; the numbers are those of the single-statement form that narrow requests (one check, one
  * canary) use, which reads the roll-ups every time.
  */
-export async function checksSummaryRows(
+export async function checksSummaryEach(
   db: Db,
   window: TimeWindow,
-  filter: SummaryFilter = {},
-): Promise<{ rows: string[]; source: SummarySource }> {
+  filter: SummaryFilter,
+  onCheck: (json: string) => void,
+): Promise<SummarySource> {
   const source = summarySource(window);
   const table = source === '1h' ? 'check_statuses_1h' : 'check_statuses_1d';
   // roll-up buckets from the window's first whole hour / day (UTC) up to the watermark, raw runs
@@ -435,26 +436,51 @@ export async function checksSummaryRows(
       ORDER BY ca.name, c.name
     ) y
     ORDER BY y.canary_name, y.name`;
-  const [parts, { rows }] = await Promise.all([rollup, db.query<FeedRow>(sql, params)]);
-  const out = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    if (!parts) {
-      out[i] = feedRow(r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95, r.p97, r.p99);
-      continue;
-    }
+  // Rows are rendered as they arrive (db.each), so a request never holds 5,000 row objects at
+  // once; a cached roll-up part still being read holds back the rows that come before it.
+  let parts: Map<string, RollupPart> | undefined;
+  const waiting: FeedRow[] = [];
+  const render = (r: FeedRow) => {
+    if (!parts) return onCheck(feedRow(r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95, r.p97, r.p99));
     const part = parts.get(r.id) ?? NO_PART;
     const raw = r.durations ? parseInts(r.durations).sort() : NO_VALUES;
-    out[i] = feedRow(
-      r,
-      part.passed + Number(r.passed ?? 0),
-      part.failed + Number(r.failed ?? 0),
-      percentileOfUnion(part.pct[0], raw, PERCENTILES[0]),
-      percentileOfUnion(part.pct[1], raw, PERCENTILES[1]),
-      percentileOfUnion(part.pct[2], raw, PERCENTILES[2]),
+    onCheck(
+      feedRow(
+        r,
+        part.passed + Number(r.passed ?? 0),
+        part.failed + Number(r.failed ?? 0),
+        percentileOfUnion(part.pct[0], raw, PERCENTILES[0]),
+        percentileOfUnion(part.pct[1], raw, PERCENTILES[1]),
+        percentileOfUnion(part.pct[2], raw, PERCENTILES[2]),
+      ),
     );
-  }
-  return { rows: out, source };
+  };
+  let ready = !rollup;
+  const partsRead = rollup?.then((p) => {
+    parts = p;
+    ready = true;
+  });
+  await Promise.all([
+    partsRead,
+    db.each<FeedRow>(sql, params, (r) => {
+      if (!ready) return void waiting.push(r);
+      if (waiting.length) waiting.splice(0).forEach(render);
+      render(r);
+    }),
+  ]);
+  waiting.splice(0).forEach(render);
+  return source;
+}
+
+/** The feed as one JSON text per check, in feed order. */
+export async function checksSummaryRows(
+  db: Db,
+  window: TimeWindow,
+  filter: SummaryFilter = {},
+): Promise<{ rows: string[]; source: SummarySource }> {
+  const rows: string[] = [];
+  const source = await checksSummaryEach(db, window, filter, (json) => rows.push(json));
+  return { rows, source };
 }
 
 /** The feed as one JSON array text. */
