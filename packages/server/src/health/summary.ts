@@ -252,11 +252,39 @@ export function percentileOfUnion(a: ArrayLike<number>, b: ArrayLike<number>, q:
 }
 
 /**
- * One row of the statement: the check's JSON head (check_feed, migrations/0140_check_feed.sql),
- * the columns a check run changes as PostgreSQL's text, and the parts of uptime and latency.
+ * Every live check's JSON head (check_feed) by id, kept per process and database handle and read
+ * again when check_feed_state.version moves (migrations/0150: a statement trigger on check_feed,
+ * so the number moves in the transaction that changes a head). Heads change when a canary spec is
+ * synced or a canary or agent renamed; between those, requests only read the version.
+ */
+const headCaches = new WeakMap<Db, { version: number; heads: Promise<Map<string, string>> }>();
+
+async function feedHeads(db: Db): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ version: number }>(`SELECT version FROM check_feed_state`);
+  const version = Number(rows[0]?.version ?? -1);
+  const cached = headCaches.get(db);
+  if (cached && cached.version === version) return cached.heads;
+  const heads = readHeads(db, `c.deleted_at IS NULL`, []);
+  headCaches.set(db, { version, heads });
+  heads.catch(() => headCaches.get(db)?.heads === heads && headCaches.delete(db));
+  return heads;
+}
+
+/** Heads of the checks matching `where` (a check without one, as none should be, rendered here). */
+async function readHeads(db: Db, where: string, params: unknown[]): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ id: string; head: string }>(
+    `SELECT c.id, coalesce(f.head, check_feed_head(c)) AS head
+     FROM checks c LEFT JOIN check_feed f ON f.check_id = c.id WHERE ${where}`,
+    params,
+  );
+  return new Map(rows.map((r) => [r.id, r.head]));
+}
+
+/**
+ * One row of the statement: the columns a check run changes as PostgreSQL's text, and the parts
+ * of uptime and latency; the check's JSON head comes from feedHeads.
  */
 interface FeedRow {
-  head: string;
   id: string;
   status: string | null;
   last_runtime: string | null;
@@ -296,6 +324,7 @@ export function timestampJson(v: string | null): string {
 
 /** A check's JSON: its head continued with the run's columns, uptime and latency (seed 000's keys and order). */
 function feedRow(
+  head: string,
   r: FeedRow,
   passed: number,
   failed: number,
@@ -304,7 +333,7 @@ function feedRow(
   p99: number | null,
 ): string {
   return (
-    `${r.head},"status":${r.status === null ? 'null' : JSON.stringify(r.status)},"last_runtime":${timestampJson(r.last_runtime)},` +
+    `${head},"status":${r.status === null ? 'null' : JSON.stringify(r.status)},"last_runtime":${timestampJson(r.last_runtime)},` +
     `"next_runtime":${timestampJson(r.next_runtime)},"last_transition_time":${timestampJson(r.last_transition_time)},` +
     `"deleted_at":${timestampJson(r.deleted_at)},"uptime":{"passed":${passed},"failed":${failed},` +
     `"last_pass":${timestampJson(r.last_pass)},"last_fail":${timestampJson(r.last_fail)}},` +
@@ -420,10 +449,7 @@ export async function checksSummaryEach(
       GROUP BY cs.check_id
     )`
     }
-    -- check_feed keeps each check's JSON head, looked up after the sort (which then moves short
-    -- rows); a check without one (none should be) gets it rendered here
-    SELECT coalesce((SELECT f.head FROM check_feed f WHERE f.check_id = y.id), (SELECT check_feed_head(c) FROM checks c WHERE c.id = y.id)) AS head,
-      y.id, y.status, y.last_runtime, y.next_runtime, y.last_transition_time, y.deleted_at,
+    SELECT y.id, y.status, y.last_runtime, y.next_runtime, y.last_transition_time, y.deleted_at,
       y.passed, y.failed, y.last_pass, y.last_fail, y.p95, y.p97, y.p99,${cached ? ' y.durations,' : ''} y.rolling1h
     FROM (
       SELECT c.id, ca.name AS canary_name, c.name, c.status, c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at,
@@ -437,15 +463,19 @@ export async function checksSummaryEach(
     ) y
     ORDER BY y.canary_name, y.name`;
   // Rows are rendered as they arrive (db.each), so a request never holds 5,000 row objects at
-  // once; a cached roll-up part still being read holds back the rows that come before it.
+  // once. Rows wait while what they need is still being read: the heads (after a change) and a
+  // cached roll-up part; a check missing from the heads (created or restored after they were read)
+  // holds back itself and the rows after it until the statement is done and its head is read.
   let parts: Map<string, RollupPart> | undefined;
+  let heads: Map<string, string> | undefined;
   const waiting: FeedRow[] = [];
-  const render = (r: FeedRow) => {
-    if (!parts) return onCheck(feedRow(r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95, r.p97, r.p99));
+  const render = (r: FeedRow, head: string) => {
+    if (!parts) return onCheck(feedRow(head, r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95, r.p97, r.p99));
     const part = parts.get(r.id) ?? NO_PART;
     const raw = r.durations ? parseInts(r.durations).sort() : NO_VALUES;
     onCheck(
       feedRow(
+        head,
         r,
         part.passed + Number(r.passed ?? 0),
         part.failed + Number(r.failed ?? 0),
@@ -455,20 +485,37 @@ export async function checksSummaryEach(
       ),
     );
   };
-  let ready = !rollup;
-  const partsRead = rollup?.then((p) => {
-    parts = p;
-    ready = true;
-  });
-  await Promise.all([
-    partsRead,
-    db.each<FeedRow>(sql, params, (r) => {
-      if (!ready) return void waiting.push(r);
-      if (waiting.length) waiting.splice(0).forEach(render);
-      render(r);
-    }),
-  ]);
-  waiting.splice(0).forEach(render);
+  /** Renders r, after the rows waiting before it, as far as their heads are known. */
+  const advance = (r?: FeedRow) => {
+    const go = heads !== undefined && (!rollup || parts !== undefined);
+    if (r && go && !waiting.length) {
+      const head = heads!.get(r.id);
+      if (head !== undefined) return render(r, head);
+    }
+    if (r) waiting.push(r);
+    if (!go) return;
+    let i = 0;
+    for (; i < waiting.length; i++) {
+      const head = heads!.get(waiting[i].id);
+      if (head === undefined) break;
+      render(waiting[i], head);
+    }
+    waiting.splice(0, i);
+  };
+  const ready = Promise.all([feedHeads(db).then((h) => void (heads = h)), rollup?.then((p) => void (parts = p))]).then(
+    () => advance(),
+  );
+  await Promise.all([ready, db.each<FeedRow>(sql, params, (r) => advance(r))]);
+  if (waiting.length) {
+    const more = await readHeads(db, `c.id = ANY($1::uuid[])`, [
+      waiting.filter((r) => !heads!.has(r.id)).map((r) => r.id),
+    ]);
+    for (const r of waiting.splice(0)) {
+      const head = heads!.get(r.id) ?? more.get(r.id);
+      // a check deleted for good since the statement read it is left out
+      if (head !== undefined) render(r, head);
+    }
+  }
   return source;
 }
 

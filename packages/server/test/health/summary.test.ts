@@ -172,6 +172,41 @@ for (const driver of testDrivers()) {
       await db.dispose();
     });
 
+    it('keeps the heads in memory until check_feed_state moves, and reads a head it lacks', async () => {
+      const db = await driver.open();
+      await loadHistory(db);
+      const version = async () => Number((await db.query<any>(`SELECT version FROM check_feed_state`)).rows[0].version);
+      const names = async () => (await ownColumns(db)).map((c: any) => c.name);
+      await sameAsReference(db);
+      // a change to heads moves the number; a check run does not
+      let before = await version();
+      await db.query(
+        `UPDATE checks SET severity = 'low' WHERE canary_id = (SELECT id FROM canaries WHERE name = 'api')`,
+      );
+      expect(await version()).toBeGreaterThan(before);
+      before = await version();
+      await db.query(`UPDATE checks SET status = 'unhealthy', last_runtime = now(), last_transition_time = now()`);
+      expect(await version()).toBe(before);
+      await sameAsReference(db);
+      // the heads are not read again while the number stands (a head written behind its back stays
+      // unseen), and are once it moves
+      await db.exec(`ALTER TABLE check_feed DISABLE TRIGGER check_feed_changed`);
+      await db.query(`UPDATE check_feed SET head = replace(head, '"home"', '"stale"')`);
+      await db.exec(`ALTER TABLE check_feed ENABLE TRIGGER check_feed_changed`);
+      expect(await names()).toContain('home');
+      await db.query(`UPDATE check_feed_state SET version = version + 1`);
+      expect(await names()).toContain('stale');
+      await db.query(`UPDATE checks SET name = 'home' WHERE name = 'home'`);
+      expect(await names()).toContain('home');
+      // a deleted check comes back without its head changing: it is read on the spot
+      await db.query(`UPDATE checks SET deleted_at = now() WHERE name = 'port'`);
+      expect(await names()).not.toContain('port');
+      await db.query(`UPDATE checks SET deleted_at = NULL WHERE name = 'port'`);
+      expect(await names()).toContain('port');
+      await sameAsReference(db);
+      await db.dispose();
+    });
+
     it('gives the whole feed the numbers of the single-statement form, for raw, hourly and daily windows', async () => {
       const db = await driver.open();
       const ids = await loadHistory(db);
