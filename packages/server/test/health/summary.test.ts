@@ -172,6 +172,36 @@ for (const driver of testDrivers()) {
       await db.dispose();
     });
 
+    it('takes the percentiles of a raw window as percentile_disc does, check by check', async () => {
+      const db = await driver.open();
+      await loadHistory(db);
+      // 'never-ran' has no runs: no percentiles, as percentile_disc gives none; 'home' has 200 more
+      // runs in the last hour, so its three percentiles differ
+      await db.query(
+        `INSERT INTO check_statuses (check_id, time, duration, status)
+         SELECT (SELECT id FROM checks WHERE name = 'home'), now() - g * interval '15 seconds', (g * 37) % 1000, true
+         FROM generate_series(1, 200) g`,
+      );
+      for (const span of [HOUR, 3 * HOUR, 6 * HOUR - 2000]) {
+        const window = { start: new Date(Date.now() - span), end: new Date(Date.now() + 1000) };
+        const { rows: expected } = await db.query<any>(
+          `SELECT c.id, s.pct FROM checks c LEFT JOIN (
+             SELECT check_id, percentile_disc(ARRAY[0.95, 0.97, 0.99]) WITHIN GROUP (ORDER BY duration) AS pct
+             FROM check_statuses WHERE time >= $1 AND time < $2 GROUP BY check_id) s ON s.check_id = c.id`,
+          [window.start.toISOString(), window.end.toISOString()],
+        );
+        const feed = await checksSummary(db, window);
+        expect(feed.source).toBe('raw');
+        for (const e of expected) {
+          const row = feed.rows.find((r: any) => r.id === e.id) as any;
+          const [p95, p97, p99] = e.pct ?? [null, null, null];
+          expect(row.latency, `${row.name} over ${span / HOUR} h`).toMatchObject({ p95, p97, p99 });
+        }
+        expect(feed.rows.some((r: any) => r.latency.p95 !== r.latency.p99)).toBe(true);
+      }
+      await db.dispose();
+    });
+
     it('keeps the heads in memory until check_feed_state moves, and reads a head it lacks', async () => {
       const db = await driver.open();
       await loadHistory(db);
