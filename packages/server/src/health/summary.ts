@@ -261,7 +261,9 @@ const headCaches = new WeakMap<Db, { version: number; heads: Promise<Map<string,
 
 async function feedHeads(db: Db): Promise<Map<string, string>> {
   const { rows } = await db.query<{ version: number }>(`SELECT version FROM check_feed_state`);
-  const version = Number(rows[0]?.version ?? -1);
+  // without its row (never without tampering) nothing says when heads change: read them each time
+  if (!rows[0]) return readHeads(db, `c.deleted_at IS NULL`, []);
+  const version = Number(rows[0].version);
   const cached = headCaches.get(db);
   if (cached && cached.version === version) return cached.heads;
   const heads = readHeads(db, `c.deleted_at IS NULL`, []);

@@ -234,6 +234,10 @@ for (const driver of testDrivers()) {
       await db.query(`UPDATE checks SET deleted_at = NULL WHERE name = 'port'`);
       expect(await names()).toContain('port');
       await sameAsReference(db);
+      // without the state row the heads are read every time
+      await db.query(`DELETE FROM check_feed_state`);
+      await db.query(`UPDATE checks SET name = 'home-2' WHERE name = 'home'`);
+      expect(await names()).toContain('home-2');
       await db.dispose();
     });
 
