@@ -238,6 +238,8 @@ for (const driver of testDrivers()) {
       await db.query(`DELETE FROM check_feed_state`);
       await db.query(`UPDATE checks SET name = 'home-2' WHERE name = 'home'`);
       expect(await names()).toContain('home-2');
+      await db.query(`UPDATE checks SET name = 'home-3' WHERE name = 'home-2'`);
+      expect(await names()).toContain('home-3');
       await db.dispose();
     });
 
