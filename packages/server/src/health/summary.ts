@@ -261,12 +261,13 @@ const headCaches = new WeakMap<Db, { version: number; heads: Promise<Map<string,
 
 async function feedHeads(db: Db): Promise<Map<string, string>> {
   const { rows } = await db.query<{ version: number }>(`SELECT version FROM check_feed_state`);
+  const live = () => readHeads(db, `c.deleted_at IS NULL`, []);
   // without its row (never without tampering) nothing says when heads change: read them each time
-  if (!rows[0]) return readHeads(db, `c.deleted_at IS NULL`, []);
+  if (!rows[0]) return live();
   const version = Number(rows[0].version);
   const cached = headCaches.get(db);
   if (cached && cached.version === version) return cached.heads;
-  const heads = readHeads(db, `c.deleted_at IS NULL`, []);
+  const heads = live();
   headCaches.set(db, { version, heads });
   heads.catch(() => headCaches.get(db)?.heads === heads && headCaches.delete(db));
   return heads;
@@ -346,9 +347,9 @@ function feedRow(
 /**
  * Hands the feed to onCheck as one JSON text per check, in feed order (canary name, then check name).
  *
- * PostgreSQL returns each check's JSON head, kept in check_feed (rendered when a check, its
- * canary or agent changes, not per request), the columns a run changes and the numbers of its
- * uptime and latency; feedRow completes the JSON and the caller splices the rows into the answer.
+ * PostgreSQL returns, per check, the columns a run changes and the numbers of its uptime and
+ * latency; feedRow continues the check's JSON head (check_feed, held in memory by feedHeads) with
+ * them, and the caller splices the rows into the answer.
  * Measured on 5,000 checks, one row per check is the cheap shape: one
  * json_agg value of several MB costs PostgreSQL about 60 ms more than the same rows sent one by
  * one, and Node takes longer to decode one such value than to read the rows. The roll-up
@@ -451,19 +452,14 @@ export async function checksSummaryEach(
       GROUP BY cs.check_id
     )`
     }
-    SELECT y.id, y.status, y.last_runtime, y.next_runtime, y.last_transition_time, y.deleted_at,
-      y.passed, y.failed, y.last_pass, y.last_fail, y.p95, y.p97, y.p99,${cached ? ' y.durations,' : ''} y.rolling1h
-    FROM (
-      SELECT c.id, ca.name AS canary_name, c.name, c.status, c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at,
-        s.passed, s.failed, s.last_pass, s.last_fail, s.pct[1] AS p95, s.pct[2] AS p97, s.pct[3] AS p99,${cached ? ' s.durations,' : ''} ${rollingInStats ? 's' : 'r'}.rolling1h
-      FROM checks c
-      JOIN canaries ca ON ca.id = c.canary_id
-      LEFT JOIN stats s ON s.check_id = c.id
-      ${rollingInStats ? '' : 'LEFT JOIN rolling r ON r.check_id = c.id'}
-      WHERE ${where}
-      ORDER BY ca.name, c.name
-    ) y
-    ORDER BY y.canary_name, y.name`;
+    SELECT c.id, c.status, c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at,
+      s.passed, s.failed, s.last_pass, s.last_fail, s.pct[1] AS p95, s.pct[2] AS p97, s.pct[3] AS p99,${cached ? ' s.durations,' : ''} ${rollingInStats ? 's' : 'r'}.rolling1h
+    FROM checks c
+    JOIN canaries ca ON ca.id = c.canary_id
+    LEFT JOIN stats s ON s.check_id = c.id
+    ${rollingInStats ? '' : 'LEFT JOIN rolling r ON r.check_id = c.id'}
+    WHERE ${where}
+    ORDER BY ca.name, c.name`;
   // Rows are rendered as they arrive (db.each), so a request never holds 5,000 row objects at
   // once. Rows wait while what they need is still being read: the heads (after a change) and a
   // cached roll-up part; a check missing from the heads (created or restored after they were read)
