@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './types.ts';
+import { ReadBatcher } from './read-batch.ts';
 
 // Keep PostgreSQL's text for types whose JS conversion would lose information or differ from
 // PGlite (int8, numeric, timestamps): callers that need JSON build it in SQL anyway.
@@ -68,6 +69,17 @@ export function createPgDb(connectionString: string, max = 20): Db {
   pool.on('error', () => {});
   const statements = new StatementNames();
   const base = wrap(pool, statements);
+  const batcher = new ReadBatcher({
+    query: async <T>(sql: string, params: unknown[]) => (await base.query<T>(sql, params)).rows,
+    async acquire() {
+      const client = await pool.connect();
+      const q = wrap(client, statements);
+      return {
+        query: async <T>(sql: string, params: unknown[]) => (await q.query<T>(sql, params)).rows,
+        release: () => client.release(),
+      };
+    },
+  });
   return {
     driver: 'pg',
     query: base.query,
@@ -86,6 +98,8 @@ export function createPgDb(connectionString: string, max = 20): Db {
         client.release();
       }
     },
+    readRow: (sql, params) => batcher.read(sql, params),
+    batchStats: () => ({ ...batcher.stats }),
     async each<T>(sql: string, params: unknown[], onRow: (row: T) => void) {
       const client = await pool.connect();
       try {

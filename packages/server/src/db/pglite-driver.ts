@@ -30,6 +30,12 @@ export async function createPgliteDb(dataDir?: string): Promise<Db> {
     query: base.query,
     exec: base.exec,
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    // one connection: nothing to batch
+    async readRow<T>(sql: string, params: unknown[]) {
+      const { rows } = await base.query<T>(sql, params);
+      if (rows.length !== 1) throw new Error(`readRow: the statement returned ${rows.length} rows`);
+      return rows[0];
+    },
     // PGlite hands over a whole result at once: the rows exist together here anyway
     async each<T>(sql: string, params: unknown[], onRow: (row: T) => void) {
       const { rows } = await base.query<T>(sql, params);

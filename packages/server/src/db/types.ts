@@ -25,6 +25,14 @@ export interface Db extends Queryable {
    * young instead of all staying alive until the last one is in. Resolves with the row count; a
    * throw from onRow stops the handing out and rejects once the statement has finished.
    */
+  /**
+   * Runs a read-only statement that returns exactly one row whatever its values (an aggregate,
+   * like every /api/db read). On PostgreSQL, when every pooled connection is busy, concurrent
+   * reads of the same text are sent as one statement (db/read-batch.ts).
+   */
+  readRow<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T>;
+  /** PostgreSQL only: how many statements were sent as batches, answering how many reads */
+  batchStats?(): { batches: number; batched: number };
   each<T = Record<string, unknown>>(sql: string, params: unknown[], onRow: (row: T) => void): Promise<number>;
   close(): Promise<void>;
 }

@@ -49,7 +49,10 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       const url = req.raw.url ?? '';
       const prefixAt = url.indexOf('/api/db/');
       const q = url.indexOf('?');
-      const pathPart = decodeURIComponent(url.slice(prefixAt + '/api/db/'.length, q >= 0 ? q : undefined)).replace(/\/+$/, '');
+      const pathPart = decodeURIComponent(url.slice(prefixAt + '/api/db/'.length, q >= 0 ? q : undefined)).replace(
+        /\/+$/,
+        '',
+      );
       const pairs = parseQueryString(q >= 0 ? url.slice(q + 1) : '');
       const prefer = parsePrefer(req.headers.prefer);
       const { format, stripNulls } = negotiate(req.headers.accept);
@@ -69,8 +72,10 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       if (pathPart.startsWith('rpc/')) {
         const fn = pathPart.slice(4);
         mainTable = `rpc/${fn}`;
-        if (!['GET', 'HEAD', 'POST'].includes(req.method)) throw new RestError(405, 'PGRST101', 'Cannot use the ' + req.method + ' method on RPC');
-        if (!opts.exposed[mainTable]) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
+        if (!['GET', 'HEAD', 'POST'].includes(req.method))
+          throw new RestError(405, 'PGRST101', 'Cannot use the ' + req.method + ' method on RPC');
+        if (!opts.exposed[mainTable])
+          throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
         const defs = schema.functions.get(fn);
         if (!defs) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
         // on GET, a query pair naming an argument (of any overload) is an argument, not a filter
@@ -80,11 +85,23 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
         let args: Record<string, unknown>;
         if (viaQuery) args = Object.fromEntries(model.rest);
         else args = parseBodyObject(jsonBody(req));
-        plan = planRpc(ctx, pickOverload(defs, Object.keys(args)), args, model, prefer, parseRange(header(req, 'range')));
-        access = opts.exposed[mainTable].resource ? (req.method === 'POST' && !opts.exposed[mainTable].readOnly ? 'write' : 'read') : 'read';
+        plan = planRpc(
+          ctx,
+          pickOverload(defs, Object.keys(args)),
+          args,
+          model,
+          prefer,
+          parseRange(header(req, 'range')),
+        );
+        access = opts.exposed[mainTable].resource
+          ? req.method === 'POST' && !opts.exposed[mainTable].readOnly
+            ? 'write'
+            : 'read'
+          : 'read';
       } else {
         mainTable = pathPart;
-        if (!mainTable || mainTable.includes('/') || !opts.exposed[mainTable] || !schema.relations.has(mainTable)) throw tableNotFound(mainTable);
+        if (!mainTable || mainTable.includes('/') || !opts.exposed[mainTable] || !schema.relations.has(mainTable))
+          throw tableNotFound(mainTable);
         if (req.method === 'GET' || req.method === 'HEAD') {
           let range: ReturnType<typeof parseRange>;
           try {
@@ -105,7 +122,13 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
           if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') {
             throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
           }
-          if (opts.exposed[mainTable].readOnly) throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`, `'${mainTable}' is read-only`);
+          if (opts.exposed[mainTable].readOnly)
+            throw new RestError(
+              405,
+              'PGRST117',
+              `Unsupported HTTP method: ${req.method}`,
+              `'${mainTable}' is read-only`,
+            );
           access = 'write';
           const body = req.method === 'DELETE' ? undefined : parseBody(jsonBody(req));
           plan = planWrite(ctx, req.method, mainTable, model, prefer, body);
@@ -143,7 +166,10 @@ function header(req: FastifyRequest, name: string): string | undefined {
 
 /** The raw body, when it is JSON: other media types (CSV, forms) are not supported (415). */
 function jsonBody(req: FastifyRequest): unknown {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if (type && type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
     throw new RestError(415, 'PGRST107', `Content-Type not acceptable: ${type}`);
   }
@@ -159,7 +185,8 @@ function parseBody(raw: unknown): Record<string, unknown> | Record<string, unkno
     throw new RestError(400, 'PGRST102', 'Empty or invalid json');
   }
   if (Array.isArray(value)) {
-    if (!value.every((v) => v && typeof v === 'object' && !Array.isArray(v))) throw new RestError(400, 'PGRST102', 'All array elements must be objects');
+    if (!value.every((v) => v && typeof v === 'object' && !Array.isArray(v)))
+      throw new RestError(400, 'PGRST102', 'All array elements must be objects');
     return value as Record<string, unknown>[];
   }
   if (value && typeof value === 'object') return value as Record<string, unknown>;
@@ -182,57 +209,82 @@ interface Result {
 
 /**
  * Runs a plan in one transaction; singular and range checks roll back writes that break them.
- * A read is one statement (rows and count together), so it skips BEGIN/COMMIT: two round trips
- * fewer on the path every list screen takes.
+ * A read is one statement (rows and count together, always one row), so it skips BEGIN/COMMIT:
+ * two round trips fewer on the path every list screen takes, and reads of one shape that wait
+ * for a connection together are sent together (db/read-batch.ts).
  */
 async function run(db: Db, plan: Plan, format: Format, stripNulls: boolean, actor: string | null): Promise<Result> {
-  const inTransaction = plan.kind === 'read' && plan.statements.length === 1 ? (fn: (q: Queryable) => Promise<Result>) => fn(db) : db.transaction.bind(db);
-  return inTransaction(async (tx: Queryable) => {
+  if (plan.kind === 'read' && plan.statements.length === 1) {
+    const { sql, params } = plan.statements[0];
+    return answer(plan, [await db.readRow<Row>(sql, params)], format, stripNulls);
+  }
+  return db.transaction(async (tx: Queryable) => {
     // transaction-local (is_local = true): gone at COMMIT/ROLLBACK, never leaks to a pooled connection
-    if (actor && tx !== db) await tx.query(`SELECT set_config('request.person_id', $1, true)`, [actor]);
+    if (actor) await tx.query(`SELECT set_config('request.person_id', $1, true)`, [actor]);
     let rows: Row[] = [];
     for (const stmt of plan.statements) {
       const r = await tx.query<Row>(stmt.sql, stmt.params);
       rows = rows.concat(r.rows);
     }
-    // A read's JSON array goes out as PostgreSQL wrote it: parsing and re-encoding it here would
-    // cost more than the rest of the request for a page of rows. Only CSV and nulls=stripped
-    // need the values.
-    if (plan.kind === 'read' && rows.length === 1 && typeof rows[0].n === 'number' && format !== 'csv' && !stripNulls) {
-      return readAnswer(plan, rows[0], format);
-    }
-    // plans are one statement today; several would concatenate their arrays
-    const items: unknown[] = [];
-    let scalar: string | undefined;
-    let total: number | null = null;
-    let affected = 0;
-    for (const r of rows) {
-      if (r.total !== null && r.total !== undefined) total = Number(r.total);
-      if (r.affected !== null && r.affected !== undefined) affected += Number(r.affected);
-      if (r.body === null || r.body === undefined) continue;
-      if (plan.scalar) scalar = r.body;
-      else items.push(...(JSON.parse(r.body) as unknown[]));
-    }
-    const headers: Record<string, string> = {};
-    if (plan.kind === 'rpc' && plan.scalar) {
-      return { status: 200, headers, body: scalar ?? 'null', contentType: 'application/json; charset=utf-8' };
-    }
-    const asObject = format === 'object' || !!plan.singleObject;
-    if (format === 'object') {
-      const n = plan.kind === 'write' && !plan.returnRows ? affected : items.length;
-      if (n !== 1) throw new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${n} rows`);
-    }
-    if (plan.kind === 'write') {
-      if (plan.location && items.length === 1) headers['Location'] = plan.location(items[0] as Record<string, unknown>);
-      const writeTotal = plan.countRows ? String(affected) : '*';
-      headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
-      if (!plan.returnRows) return { status: plan.method === 'POST' ? 201 : 204, headers, contentType: 'application/json' };
-      return { status: plan.method === 'POST' ? 201 : 200, headers, body: render(items, asObject ? 'object' : format, stripNulls), contentType: contentType(format) };
-    }
-    // reads
-    const range = readRange(plan.offset ?? 0, items.length, total);
-    return { ...range, body: render(items, asObject ? 'object' : format, stripNulls), contentType: contentType(asObject && format === 'json' ? 'json' : format) };
+    return answer(plan, rows, format, stripNulls);
   });
+}
+
+/** The HTTP answer to a plan's rows (inside the transaction: a 406 rolls a write back). */
+function answer(plan: Plan, rows: Row[], format: Format, stripNulls: boolean): Result {
+  // A read's JSON array goes out as PostgreSQL wrote it: parsing and re-encoding it here would
+  // cost more than the rest of the request for a page of rows. Only CSV and nulls=stripped
+  // need the values.
+  if (plan.kind === 'read' && rows.length === 1 && typeof rows[0].n === 'number' && format !== 'csv' && !stripNulls) {
+    return readAnswer(plan, rows[0], format);
+  }
+  // plans are one statement today; several would concatenate their arrays
+  const items: unknown[] = [];
+  let scalar: string | undefined;
+  let total: number | null = null;
+  let affected = 0;
+  for (const r of rows) {
+    if (r.total !== null && r.total !== undefined) total = Number(r.total);
+    if (r.affected !== null && r.affected !== undefined) affected += Number(r.affected);
+    if (r.body === null || r.body === undefined) continue;
+    if (plan.scalar) scalar = r.body;
+    else items.push(...(JSON.parse(r.body) as unknown[]));
+  }
+  const headers: Record<string, string> = {};
+  if (plan.kind === 'rpc' && plan.scalar) {
+    return { status: 200, headers, body: scalar ?? 'null', contentType: 'application/json; charset=utf-8' };
+  }
+  const asObject = format === 'object' || !!plan.singleObject;
+  if (format === 'object') {
+    const n = plan.kind === 'write' && !plan.returnRows ? affected : items.length;
+    if (n !== 1)
+      throw new RestError(
+        406,
+        'PGRST116',
+        'JSON object requested, multiple (or no) rows returned',
+        `The result contains ${n} rows`,
+      );
+  }
+  if (plan.kind === 'write') {
+    if (plan.location && items.length === 1) headers['Location'] = plan.location(items[0] as Record<string, unknown>);
+    const writeTotal = plan.countRows ? String(affected) : '*';
+    headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
+    if (!plan.returnRows)
+      return { status: plan.method === 'POST' ? 201 : 204, headers, contentType: 'application/json' };
+    return {
+      status: plan.method === 'POST' ? 201 : 200,
+      headers,
+      body: render(items, asObject ? 'object' : format, stripNulls),
+      contentType: contentType(format),
+    };
+  }
+  // reads
+  const range = readRange(plan.offset ?? 0, items.length, total);
+  return {
+    ...range,
+    body: render(items, asObject ? 'object' : format, stripNulls),
+    contentType: contentType(asObject && format === 'json' ? 'json' : format),
+  };
 }
 
 interface Row {
@@ -244,11 +296,22 @@ interface Row {
 }
 
 /** Content-Range for a read of `count` rows from `offset`; 416 past the end of a counted total. */
-function readRange(offset: number, count: number, total: number | null): { status: number; headers: Record<string, string> } {
+function readRange(
+  offset: number,
+  count: number,
+  total: number | null,
+): { status: number; headers: Record<string, string> } {
   if (total !== null && offset > 0 && offset >= total && total >= 0 && count === 0) {
-    throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${offset} was requested, but there are only ${total} rows.`, null, {
-      'Content-Range': `*/${total}`,
-    });
+    throw new RestError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      `An offset of ${offset} was requested, but there are only ${total} rows.`,
+      null,
+      {
+        'Content-Range': `*/${total}`,
+      },
+    );
   }
   const headers = { 'Content-Range': count ? `${offset}-${offset + count - 1}/${total ?? '*'}` : `*/${total ?? '*'}` };
   const partial = total !== null && (offset > 0 || offset + count < total);
@@ -261,7 +324,13 @@ function readAnswer(plan: Plan, row: Row, format: Format): Result {
   const total = row.total === null || row.total === undefined ? null : Number(row.total);
   const body = row.body ?? '[]';
   if (format === 'object') {
-    if (n !== 1) throw new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${n} rows`);
+    if (n !== 1)
+      throw new RestError(
+        406,
+        'PGRST116',
+        'JSON object requested, multiple (or no) rows returned',
+        `The result contains ${n} rows`,
+      );
     // json_agg of one row is exactly `[` + the row + `]`
     const { status, headers } = readRange(plan.offset ?? 0, n, total);
     return { status, headers, body: body.slice(1, -1), contentType: contentType('object') };
