@@ -1,3 +1,4 @@
+/// <reference path="./pg-utils.d.ts" />
 import pgUtils from 'pg/lib/utils.js';
 
 /**

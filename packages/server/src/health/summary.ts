@@ -301,7 +301,7 @@ interface FeedRow {
   p95: number | null;
   p97: number | null;
   p99: number | null;
-  /** durations of the raw runs after the watermark, comma-separated (cached roll-up windows only) */
+  /** durations of the window's raw runs (raw windows) or of those after the watermark (cached roll-up windows), comma-separated */
   durations?: string | null;
   rolling1h: number | null;
 }
@@ -392,12 +392,14 @@ export async function checksSummaryEach(
     cached || (source === 'raw' && window.start.getTime() <= now - HOUR_MS && window.end.getTime() >= now - 1000);
   let stats: string;
   if (source === 'raw') {
-    // one sort per check gives all three percentiles
+    // the durations go out as text and their percentiles are taken here (percentileOfUnion is
+    // percentile_disc): an ordered-set aggregate per check cost PostgreSQL a sort per check,
+    // about a quarter of the statement for 5,000 checks
     stats = `
       SELECT cs.check_id,
         count(*) FILTER (WHERE cs.status) AS passed, count(*) FILTER (WHERE NOT cs.status) AS failed,
         max(cs.time) FILTER (WHERE cs.status) AS last_pass, max(cs.time) FILTER (WHERE NOT cs.status) AS last_fail,
-        percentile_disc(ARRAY[0.95, 0.97, 0.99]) WITHIN GROUP (ORDER BY cs.duration) AS pct${
+        NULL::int[] AS pct, string_agg(cs.duration::text, ',') AS durations${
           rollingInStats
             ? `,
         round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h`
@@ -453,7 +455,7 @@ export async function checksSummaryEach(
     )`
     }
     SELECT c.id, c.status, c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at,
-      s.passed, s.failed, s.last_pass, s.last_fail, s.pct[1] AS p95, s.pct[2] AS p97, s.pct[3] AS p99,${cached ? ' s.durations,' : ''} ${rollingInStats ? 's' : 'r'}.rolling1h
+      s.passed, s.failed, s.last_pass, s.last_fail, s.pct[1] AS p95, s.pct[2] AS p97, s.pct[3] AS p99,${cached || source === 'raw' ? ' s.durations,' : ''} ${rollingInStats ? 's' : 'r'}.rolling1h
     FROM checks c
     JOIN canaries ca ON ca.id = c.canary_id
     LEFT JOIN stats s ON s.check_id = c.id
@@ -468,8 +470,9 @@ export async function checksSummaryEach(
   let heads: Map<string, string> | undefined;
   const waiting: FeedRow[] = [];
   const render = (r: FeedRow, head: string) => {
-    if (!parts) return onCheck(feedRow(head, r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95, r.p97, r.p99));
-    const part = parts.get(r.id) ?? NO_PART;
+    if (!parts && r.durations === undefined)
+      return onCheck(feedRow(head, r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95, r.p97, r.p99));
+    const part = parts?.get(r.id) ?? NO_PART;
     const raw = r.durations ? parseInts(r.durations).sort() : NO_VALUES;
     onCheck(
       feedRow(
