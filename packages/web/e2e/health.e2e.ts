@@ -260,6 +260,58 @@ describe('health dashboard', () => {
     await page.getByLabel('Auto refresh').selectOption('none');
   });
 
+  it('starts a deep link’s summary call before the app has loaded, and sends it once', async () => {
+    const sent: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/api/canary/api/summary') sent.push(`summary ${u.search}`);
+      else if (u.pathname === '/api/auth/whoami' || /\/assets\/health-route-.*\.js$/.test(u.pathname))
+        sent.push(u.pathname.startsWith('/assets/') ? 'health route code' : 'whoami');
+    };
+    page.on('request', onRequest);
+    // notes when index.html's inline script hands its fetch over to the app
+    await page.addInitScript(() => {
+      const w = window as unknown as Record<string, unknown>;
+      let value: unknown;
+      Object.defineProperty(window, '__watchdeckSummary', {
+        configurable: true,
+        get: () => value,
+        set: (v) => {
+          w.__earlySummaryUrl = (v as { url: string }).url;
+          value = v;
+        },
+      });
+    });
+    try {
+      for (const [query, expected] of [
+        ['', '?start=1h'],
+        ['?timeRange=2d', '?start=2d'],
+      ] as const) {
+        sent.length = 0;
+        await page.goto(url(query));
+        await poll(async () => (await rowNames()).length).toBeGreaterThan(0);
+        // index.html's inline script sent it before the app's code asked for anything, and the
+        // app took that call over instead of sending its own
+        expect(await page.evaluate(() => (window as unknown as Record<string, unknown>).__earlySummaryUrl)).toBe(
+          `/api/canary/api/summary${expected}`,
+        );
+        expect(sent.filter((s) => s.startsWith('summary'))).toEqual([`summary ${expected}`]);
+        expect(sent.indexOf(`summary ${expected}`)).toBeLessThan(sent.indexOf('health route code'));
+        expect(sent.indexOf(`summary ${expected}`)).toBeLessThan(sent.indexOf('whoami'));
+      }
+      // a label filter is left to the app (it builds that URL): still one call
+      sent.length = 0;
+      await page.goto(url(`?hidePassing=false&labels=${encodeURIComponent(JSON.stringify({ 'app=shop': 1 }))}`));
+      await poll(rowNames).toEqual(['e2e shop home']);
+      expect(sent.filter((s) => s.startsWith('summary'))).toEqual(['summary ?start=1h&labels=app%3Dshop']);
+      expect(
+        await page.evaluate(() => (window as unknown as Record<string, unknown>).__earlySummaryUrl),
+      ).toBeUndefined();
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
   it('aborts the summary request in flight when a new one starts', async () => {
     await page.goto(url());
     await poll(async () => (await rowNames()).length).toBeGreaterThan(0);

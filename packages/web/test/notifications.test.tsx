@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from 'sonner';
-import { ApiError, apiRequest, errorMessage, setUnauthorizedHandler } from '../src/lib/http.ts';
+import { ApiError, apiAnswer, apiRequest, errorMessage, setUnauthorizedHandler } from '../src/lib/http.ts';
 import { toastError, TOAST_DURATION_MS } from '../src/lib/toast.ts';
 import { copyToClipboard } from '../src/lib/clipboard.ts';
 
@@ -87,6 +87,17 @@ describe('HTTP failures and error toasts', () => {
     expect(handler).toHaveBeenCalledTimes(1);
     await failureOf(apiRequest('/x', { skipAuthRedirect: true }));
     expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a call started before the app loaded (the /health preload) as apiRequest would', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    expect(await apiAnswer(Promise.resolve(json(200, { checks_summary: [] })))).toEqual({ checks_summary: [] });
+    expect((await failureOf(apiAnswer(Promise.resolve(json(500, { error: 'boom' }))))).message).toBe('boom');
+    expect((await failureOf(apiAnswer(Promise.resolve(json(401, {}))))).status).toBe(401);
+    expect(handler).toHaveBeenCalledTimes(1);
+    const lost = await failureOf(apiAnswer(Promise.reject(new TypeError('Failed to fetch'))));
+    expect(lost.message).toBe('Network Error. Please try again.');
   });
 
   it('toastError shows the message for 5 seconds', async () => {

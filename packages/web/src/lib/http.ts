@@ -155,6 +155,11 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+  return answerOf<T>(res, skipAuthRedirect);
+}
+
+/** The body of a response as apiRequest gives it: an ApiError for a failure, 401s handled. */
+async function answerOf<T>(res: Response, skipAuthRedirect = false): Promise<T> {
   if (!res.ok) {
     const errBody = await readBody(res);
     if (res.status === 401 && !skipAuthRedirect) handleUnauthorized();
@@ -162,6 +167,20 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
   }
   if (res.status === 204) return undefined as T;
   return (await readBody(res)) as T;
+}
+
+/**
+ * apiRequest's answer for a GET whose fetch was started before this code loaded (index.html's
+ * inline preload): the same error mapping and 401 handling.
+ */
+export async function apiAnswer<T>(started: Promise<Response>): Promise<T> {
+  let res: Response;
+  try {
+    res = await started;
+  } catch (err) {
+    throw transportError(err, false);
+  }
+  return answerOf<T>(res);
 }
 
 export const apiGet = <T>(path: string, signal?: AbortSignal) => apiRequest<T>(path, { signal });

@@ -1,4 +1,4 @@
-import { apiGet } from '../../../lib/http.ts';
+import { apiAnswer, apiGet } from '../../../lib/http.ts';
 import { decodeLabelsParam, labelsFilterParam } from '../lib/filters.ts';
 import { DEFAULT_HEALTH_TIME_RANGE, isHealthTimeRange, type HealthTimeRange } from '../lib/time-ranges.ts';
 
@@ -24,8 +24,27 @@ export function summaryUrl({ timeRange, labels, checkId }: SummaryParams): strin
 let preloaded: { url: string; at: number; promise: Promise<unknown>; controller: AbortController } | undefined;
 const PRELOAD_FRESH_MS = 15_000;
 
+/** What index.html's inline script leaves when it started the call of a /health deep link. */
+interface EarlySummary {
+  url: string;
+  at: number;
+  controller: AbortController;
+  response: Promise<Response>;
+}
+
+// Adopted when this module loads, so the router's preload below finds it under its URL.
+const early = (window as { __watchdeckSummary?: EarlySummary }).__watchdeckSummary;
+if (early) {
+  delete (window as { __watchdeckSummary?: EarlySummary }).__watchdeckSummary;
+  const promise = apiAnswer<unknown>(early.response);
+  promise.catch(() => {}); // a failure is the taking query's to report
+  preloaded = { url: early.url, at: early.at, promise, controller: early.controller };
+}
+
 export function preloadSummary(params: SummaryParams): void {
   const url = summaryUrl(params);
+  // already on its way (the early entry, preload-entry.ts, started it before the router did)
+  if (preloaded && preloaded.url === url && Date.now() - preloaded.at <= PRELOAD_FRESH_MS) return;
   const controller = new AbortController();
   const promise = apiGet<unknown>(url, controller.signal);
   promise.catch(() => {}); // a failure is the taking query's to report
