@@ -293,14 +293,14 @@ interface FeedRow {
   last_runtime: string | null;
   next_runtime: string | null;
   last_transition_time: string | null;
-  deleted_at: string | null;
   passed: number | null;
   failed: number | null;
   last_pass: string | null;
   last_fail: string | null;
-  p95: number | null;
-  p97: number | null;
-  p99: number | null;
+  /** the narrowed roll-up statement's percentiles (other statements send durations) */
+  p95?: number | null;
+  p97?: number | null;
+  p99?: number | null;
   /** durations of the window's raw runs (raw windows) or of those after the watermark (cached roll-up windows), comma-separated */
   durations?: string | null;
   rolling1h: number | null;
@@ -325,7 +325,10 @@ export function timestampJson(v: string | null): string {
   return `"${v.slice(0, 10)}T${v.slice(11, sign)}${offset.length === 3 ? `${offset}:00` : offset}"`;
 }
 
-/** A check's JSON: its head continued with the run's columns, uptime and latency (seed 000's keys and order). */
+/**
+ * A check's JSON: its head continued with the run's columns, uptime and latency (seed 000's keys
+ * and order). deleted_at is always null: the feed lists live checks only.
+ */
 function feedRow(
   head: string,
   r: FeedRow,
@@ -338,7 +341,7 @@ function feedRow(
   return (
     `${head},"status":${r.status === null ? 'null' : JSON.stringify(r.status)},"last_runtime":${timestampJson(r.last_runtime)},` +
     `"next_runtime":${timestampJson(r.next_runtime)},"last_transition_time":${timestampJson(r.last_transition_time)},` +
-    `"deleted_at":${timestampJson(r.deleted_at)},"uptime":{"passed":${passed},"failed":${failed},` +
+    `"deleted_at":null,"uptime":{"passed":${passed},"failed":${failed},` +
     `"last_pass":${timestampJson(r.last_pass)},"last_fail":${timestampJson(r.last_fail)}},` +
     `"latency":{"p95":${json(p95)},"p97":${json(p97)},"p99":${json(p99)},"rolling1h":${json(r.rolling1h)}}}`
   );
@@ -390,6 +393,9 @@ export async function checksSummaryEach(
   const now = Date.now();
   const rollingInStats =
     cached || (source === 'raw' && window.start.getTime() <= now - HOUR_MS && window.end.getTime() >= now - 1000);
+  // raw runs' durations come as text and their percentiles are taken here; only the narrowed
+  // roll-up statement gives the percentiles itself
+  const durations = cached || source === 'raw';
   let stats: string;
   if (source === 'raw') {
     // the durations go out as text and their percentiles are taken here (percentileOfUnion is
@@ -399,7 +405,7 @@ export async function checksSummaryEach(
       SELECT cs.check_id,
         count(*) FILTER (WHERE cs.status) AS passed, count(*) FILTER (WHERE NOT cs.status) AS failed,
         max(cs.time) FILTER (WHERE cs.status) AS last_pass, max(cs.time) FILTER (WHERE NOT cs.status) AS last_fail,
-        NULL::int[] AS pct, string_agg(cs.duration::text, ',') AS durations${
+        string_agg(cs.duration::text, ',') AS durations${
           rollingInStats
             ? `,
         round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h`
@@ -415,7 +421,7 @@ export async function checksSummaryEach(
       SELECT cs.check_id,
         count(*) FILTER (WHERE ${tail} AND cs.status) AS passed, count(*) FILTER (WHERE ${tail} AND NOT cs.status) AS failed,
         max(cs.time) FILTER (WHERE ${tail} AND cs.status) AS last_pass, max(cs.time) FILTER (WHERE ${tail} AND NOT cs.status) AS last_fail,
-        NULL::int[] AS pct, string_agg(cs.duration::text, ',') FILTER (WHERE ${tail}) AS durations,
+        string_agg(cs.duration::text, ',') FILTER (WHERE ${tail}) AS durations,
         round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h
       FROM check_statuses cs ${only('cs')}
       WHERE cs.time >= least($1::timestamptz, now() - interval '1 hour')
@@ -454,8 +460,8 @@ export async function checksSummaryEach(
       GROUP BY cs.check_id
     )`
     }
-    SELECT c.id, c.status, c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at,
-      s.passed, s.failed, s.last_pass, s.last_fail, s.pct[1] AS p95, s.pct[2] AS p97, s.pct[3] AS p99,${cached || source === 'raw' ? ' s.durations,' : ''} ${rollingInStats ? 's' : 'r'}.rolling1h
+    SELECT c.id, c.status, c.last_runtime, c.next_runtime, c.last_transition_time,
+      s.passed, s.failed, s.last_pass, s.last_fail,${durations ? ' s.durations,' : ' s.pct[1] AS p95, s.pct[2] AS p97, s.pct[3] AS p99,'} ${rollingInStats ? 's' : 'r'}.rolling1h
     FROM checks c
     JOIN canaries ca ON ca.id = c.canary_id
     LEFT JOIN stats s ON s.check_id = c.id
@@ -471,7 +477,9 @@ export async function checksSummaryEach(
   const waiting: FeedRow[] = [];
   const render = (r: FeedRow, head: string) => {
     if (!parts && r.durations === undefined)
-      return onCheck(feedRow(head, r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95, r.p97, r.p99));
+      return onCheck(
+        feedRow(head, r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95 ?? null, r.p97 ?? null, r.p99 ?? null),
+      );
     const part = parts?.get(r.id) ?? NO_PART;
     const raw = r.durations ? parseInts(r.durations).sort() : NO_VALUES;
     onCheck(
