@@ -54,7 +54,10 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     routerOptions: { maxParamLength: 500 },
   });
 
-  const engines = createEngines(db, app.log, { workers: config.workers, jobHistoryRetentionDays: config.jobHistoryRetentionDays });
+  const engines = createEngines(db, app.log, {
+    workers: config.workers,
+    jobHistoryRetentionDays: config.jobHistoryRetentionDays,
+  });
   app.decorate('engines', engines);
   // Background work stops before the database closes (main.ts closes it after app.close()).
   app.addHook('onClose', async () => engines.stop());
@@ -65,8 +68,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   // First: sessions, the access guard every later route inherits, feature flags (auth/README.md).
@@ -110,7 +114,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     // The SPA owns every other path: deep links load index.html, unknown /api paths stay 404.
     app.setNotFoundHandler((req, reply) => {
       if (req.url.startsWith('/api/') || req.method !== 'GET') {
-        return reply.code(404).send({ error: 'Not Found', message: `Route ${req.method} ${req.url.split('?')[0]} not found` });
+        return reply
+          .code(404)
+          .send({ error: 'Not Found', message: `Route ${req.method} ${req.url.split('?')[0]} not found` });
       }
       return reply.type('text/html').sendFile('index.html');
     });

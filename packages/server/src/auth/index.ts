@@ -120,16 +120,18 @@ export async function registerAuth(
 
   // A write that may change who someone is or what they may do (identity flows, user and role
   // routes, people tables) drops the provider's cached callers.
-  app.addHook('onResponse', async (req) => {
-    if (req.method === 'GET' || req.method === 'HEAD') return;
-    const url = req.url;
-    if (
-      url.startsWith('/api/auth') ||
-      url.startsWith('/api/db/people') ||
-      url.startsWith('/api/db/identit') ||
-      url.startsWith('/api/db/team')
-    )
-      provider.forgetCallers?.();
+  app.addHook('onResponse', (req, _reply, done) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const url = req.url;
+      if (
+        url.startsWith('/api/auth') ||
+        url.startsWith('/api/db/people') ||
+        url.startsWith('/api/db/identit') ||
+        url.startsWith('/api/db/team')
+      )
+        provider.forgetCallers?.();
+    }
+    done();
   });
 
   // The provider's routes are all public: they are how one becomes a caller.

@@ -40,14 +40,14 @@ function dbTable(url: string): string | undefined {
 export async function registerSettings(app: FastifyInstance): Promise<void> {
   // Awaited before the answer is sent, so the caller's next read already sees the effect (a new
   // canary's checks are listed at once); a failed reload is logged, the write itself stands.
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (!WRITE_METHODS.has(req.method) || reply.statusCode >= 300) return payload;
-    const table = dbTable(req.url);
-    if (!table || !SCHEDULED_TABLES.has(table)) return payload;
-    await app.engines.scheduler
+  // A callback hook, not an async one: every answer passes here and most return at once.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const table = WRITE_METHODS.has(req.method) && reply.statusCode < 300 ? dbTable(req.url) : undefined;
+    if (!table || !SCHEDULED_TABLES.has(table)) return done(null, payload);
+    app.engines.scheduler
       .reload()
-      .catch((err: unknown) => req.log.error({ err }, 'scheduler reload after a settings write failed'));
-    return payload;
+      .catch((err: unknown) => req.log.error({ err }, 'scheduler reload after a settings write failed'))
+      .then(() => done(null, payload));
   });
 
   app.get<{ Params: { file: string } }>('/api/schemas/:file', { config: SIGNED_IN }, async (req, reply) => {
