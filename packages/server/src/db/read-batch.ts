@@ -1,5 +1,9 @@
-/// <reference path="./pg-utils.d.ts" />
-import pgUtils from 'pg/lib/utils.js';
+import { createRequire } from 'node:module';
+
+// node-postgres's own serialiser of bound values (exported as pg/lib/utils, without types)
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(value: unknown): string | Buffer | null;
+};
 
 /**
  * Reads of one statement text, run together.
@@ -78,7 +82,7 @@ export function batchStatement(sql: string, paramCount: number): string | undefi
 export function parameterTexts(params: unknown[]): (string | null)[] | undefined {
   const out: (string | null)[] = [];
   for (const p of params) {
-    const v: unknown = pgUtils.prepareValue(p);
+    const v = prepareValue(p);
     if (v !== null && typeof v !== 'string') return undefined;
     out.push(v);
   }
