@@ -6,18 +6,18 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
 import type { Db } from './db/index.ts';
 import { version } from './version.ts';
-import { restPlugin } from './pgrest/index.ts';
+import { restPlugin, withWriteChecks } from './pgrest/index.ts';
 import { exposedTables } from './db/exposed.ts';
 import { registerAuth, PUBLIC } from './auth/index.ts';
 import { createEngines, type Engines } from './jobs/index.ts';
 import { connectionRoutes } from './connections/routes.ts';
 import { SecretBox } from './connections/secret-box.ts';
 import { resolveSecretKey } from './connections/secret-key.ts';
-import { withConnectionValidation } from './connections/validate.ts';
+import { validateConnectionWrite } from './connections/validate.ts';
 import { propertyWriteRoutes } from './properties/routes.ts';
-import { registerSettings, withSettingsValidation } from './settings/index.ts';
+import { registerSettings, validateSettingsWrite } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
-import { registerIncidents, withIncidentValidation } from './incidents/index.ts';
+import { registerIncidents, validateEvidenceWrite } from './incidents/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -102,7 +102,11 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     db,
     exposed: exposedTables,
     rowCap: config.rowCap,
-    authorize: withIncidentValidation(withSettingsValidation(withConnectionValidation(auth.authorizeTable))),
+    authorize: withWriteChecks(auth.authorizeTable, [
+      validateConnectionWrite,
+      validateSettingsWrite,
+      validateEvidenceWrite,
+    ]),
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)
     actor: (req) => req.caller?.person.id,

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { connectionTypeDef, SECRET_MASK, type ConnectionField } from '@watchdeck/core';
 
 /**
@@ -27,14 +26,16 @@ const TEXT_COLUMNS = ['url', 'username', 'password', 'certificate'] as const;
 
 // The mask the API shows for a stored secret means "unchanged" (the engine keeps the stored one),
 // so on a new row it is no value at all.
-const blank = (v: unknown) => v === undefined || v === null || v === SECRET_MASK || (typeof v === 'string' && v.trim() === '');
+const blank = (v: unknown) =>
+  v === undefined || v === null || v === SECRET_MASK || (typeof v === 'string' && v.trim() === '');
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 function checkRow(row: Record<string, unknown>, partial: boolean, problems: string[]) {
   if (!partial || 'name' in row) {
     if (typeof row.name !== 'string' || !row.name.trim()) problems.push(`name: ${REQUIRED}`);
   }
-  if ('namespace' in row && (typeof row.namespace !== 'string' || !row.namespace.trim())) problems.push(`namespace: ${REQUIRED}`);
+  if ('namespace' in row && (typeof row.namespace !== 'string' || !row.namespace.trim()))
+    problems.push(`namespace: ${REQUIRED}`);
   for (const col of TEXT_COLUMNS) {
     const v = row[col];
     if (v === undefined || v === null) continue;
@@ -48,13 +49,18 @@ function checkRow(row: Record<string, unknown>, partial: boolean, problems: stri
   }
   if (typeof row.url === 'string' && row.url) {
     try {
-      if (new URL(row.url).password) problems.push('url: put the password in the password field; the url is shown to everyone who may read connections');
+      if (new URL(row.url).password)
+        problems.push(
+          'url: put the password in the password field; the url is shown to everyone who may read connections',
+        );
     } catch {
       // not every url is a URL (restic repositories, git@host:repo): nothing embedded to find
     }
   }
-  if ('insecure_tls' in row && row.insecure_tls !== null && typeof row.insecure_tls !== 'boolean') problems.push('insecure_tls must be true or false');
-  if ('properties' in row && row.properties !== null && !isObject(row.properties)) problems.push('properties must be a JSON object');
+  if ('insecure_tls' in row && row.insecure_tls !== null && typeof row.insecure_tls !== 'boolean')
+    problems.push('insecure_tls must be true or false');
+  if ('properties' in row && row.properties !== null && !isObject(row.properties))
+    problems.push('properties must be a JSON object');
 
   if (!('type' in row)) {
     if (!partial) problems.push(`type: ${REQUIRED}`);
@@ -91,14 +97,4 @@ export function validateConnectionWrite(table: string, method: string, rawBody: 
     if (rows.length > 1) for (let j = before; j < problems.length; j++) problems[j] = `[${i}] ${problems[j]}`;
   });
   if (problems.length) throw new ConnectionValidationError(problems);
-}
-
-type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
-
-/** Wraps the /api/db engine's pre-SQL hook: authorise first (403 before 400), then validate. */
-export function withConnectionValidation(authorize: Authorize | undefined): Authorize {
-  return async (req, table, access) => {
-    await authorize?.(req, table, access);
-    if (access === 'write') validateConnectionWrite(table, req.method, req.body);
-  };
 }

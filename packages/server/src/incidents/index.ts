@@ -10,7 +10,7 @@ import { DISPATCH_EVENT, responderDispatcher } from './responders/dispatch.ts';
 import { responderRoutes } from './responders/routes.ts';
 import { applyRules, autoResolve, loadResource, type ResourceKind } from './rules.ts';
 
-export { withIncidentValidation } from './validate.ts';
+export { validateEvidenceWrite } from './validate.ts';
 export { evaluateDefinitionsOfDone } from './dod.ts';
 
 /**

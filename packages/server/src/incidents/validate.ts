@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { dodScriptProblem } from './dod.ts';
 
 /**
@@ -34,14 +33,4 @@ export function validateEvidenceWrite(table: string, method: string, rawBody: un
     const problem = dodScriptProblem(script.trim());
     if (problem) throw new DodScriptError(script, problem);
   }
-}
-
-type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
-
-/** Wraps the /api/db engine's pre-SQL hook: authorise first (403 before 400), then validate. */
-export function withIncidentValidation(authorize: Authorize | undefined): Authorize {
-  return async (req, table, access) => {
-    await authorize?.(req, table, access);
-    if (access === 'write') validateEvidenceWrite(table, req.method, req.body);
-  };
 }

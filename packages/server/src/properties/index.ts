@@ -23,7 +23,8 @@ export function createPropertiesService(
   local: Record<string, string>,
   cacheMs = PROPERTIES_CACHE_MS,
 ): PropertiesService {
-  let cached: { at: number; list: Promise<Property[]> } | undefined;
+  // the list and the name -> value map built from it: every /api/db request asks isDisabled
+  let cached: { at: number; list: Promise<Property[]>; values: Promise<Record<string, string>> } | undefined;
 
   const load = async (): Promise<Property[]> => {
     const r = await db.query<{ name: string; value: string }>(
@@ -35,16 +36,17 @@ export function createPropertiesService(
     return [...merged.values()].sort((a, b) => a.name.localeCompare(b.name));
   };
 
-  const list = () => {
+  const current = () => {
     if (!cached || Date.now() - cached.at > cacheMs) {
       const p = load();
-      cached = { at: Date.now(), list: p };
-      p.catch(() => (cached = undefined)); // never cache a failure
+      const v = p.then((l) => Object.fromEntries(l.map((x) => [x.name, x.value])));
+      cached = { at: Date.now(), list: p, values: v };
+      v.catch(() => (cached = undefined)); // never cache a failure
     }
-    return cached.list;
+    return cached;
   };
-
-  const values = async () => Object.fromEntries((await list()).map((p) => [p.name, p.value]));
+  const list = () => current().list;
+  const values = () => current().values;
 
   return {
     list,

@@ -1,26 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { SIGNED_IN } from '../auth/index.ts';
 import { SETTINGS_KINDS } from './kinds.ts';
 import { specJsonSchema } from './schemas.ts';
-import { validateSettingsWrite } from './validate.ts';
 
 export { resourceJobSource, type ResourceRunner, type ScheduledResource } from './job-source.ts';
 export { SETTINGS_KINDS } from './kinds.ts';
 export { SettingsValidationError, validateSettingsWrite } from './validate.ts';
-
-type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
-
-/**
- * Wraps the /api/db engine's pre-SQL hook: after the caller is authorised for a write, a write to a
- * settings table is validated (validate.ts). Running inside the engine's hook means the answer
- * keeps the engine's order (403 before 400) and its error shape ({code, message, details, hint}).
- */
-export function withSettingsValidation(authorize: Authorize | undefined): Authorize {
-  return async (req, table, access) => {
-    await authorize?.(req, table, access);
-    if (access === 'write') validateSettingsWrite(table, req.method, req.body);
-  };
-}
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 const SCHEDULED_TABLES = new Set(SETTINGS_KINDS.filter((k) => k.scheduled).map((k) => k.table));
