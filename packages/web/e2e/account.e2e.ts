@@ -183,6 +183,25 @@ describe('account pages', () => {
     await context.close();
   });
 
+  it('follows a link away from /login even when its flow arrives while the next page loads', async () => {
+    const { context, page } = await fresh();
+    // the login flow's answer comes late, and the recovery page's code later still: the flow
+    // arrives while the click's navigation is still on its way
+    await page.route('**/api/auth/self-service/login/browser*', async (route) => {
+      await new Promise((r) => setTimeout(r, 600));
+      await route.continue();
+    });
+    await page.route('**/assets/recovery-page-*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await page.goto(`${base}/login`);
+    await page.getByRole('link', { name: 'Reset password' }).click();
+    await poll(() => heading(page)).toBe('Recover account');
+    expect(path(page)).toBe('/recovery');
+    await context.close();
+  });
+
   it('recovers an account by an emailed code and sets a new password', async () => {
     const reg = await register('carl@example.com', 'Carl', 'Rec');
     await reg.context.close();

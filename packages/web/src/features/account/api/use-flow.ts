@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router';
 import { createFlow, getFlow, submitFlow } from './flows.ts';
 import { decideFlowError } from './flow-errors.ts';
 import { isFlow, type Flow, type FlowResult, type FlowType } from './flow-types.ts';
@@ -32,6 +32,8 @@ export function useSelfServiceFlow(type: FlowType): SelfServiceFlow {
   const [searchParams, setSearchParams] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
+  // a navigation on its way (a link to another account page whose code is still loading)
+  const navigation = useNavigation();
   const flowId = searchParams.get('flow');
   const [flow, setFlow] = useState<Flow | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -100,7 +102,10 @@ export function useSelfServiceFlow(type: FlowType): SelfServiceFlow {
     restarts.current = 0;
     setFlow(f);
     setFailure(null);
-    if (f.id !== flowId) setSearchParams(new URLSearchParams({ flow: f.id }), { replace: true });
+    // Putting the id in the address is a navigation too, and a newer navigation cancels one in
+    // progress: a flow that arrives after the user clicked away would pull them back here.
+    if (f.id !== flowId && navigation.state === 'idle')
+      setSearchParams(new URLSearchParams({ flow: f.id }), { replace: true });
   });
   const onFailed = useEffectEvent((err: unknown) => handleError(err));
   const creationParams = useEffectEvent(() => ({
