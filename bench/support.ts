@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -107,6 +107,11 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'watchdeck-bench-'));
   const adminEmail = 'bench@watchdeck.local';
+  // Warnings only by default, so the table stays readable. BENCH_LOG_LEVEL=info measures the
+  // server as it runs by default, one log line per request; those lines go to a file, as a
+  // production server's would, not into the table.
+  const logLevel = process.env.BENCH_LOG_LEVEL || 'warn';
+  const stdout = logLevel === 'warn' ? 'inherit' : openSync(join(dataDir, 'server.log'), 'a');
   const child: ChildProcess = spawn(
     process.execPath,
     [...serverNodeFlags(), 'packages/server/bin/watchdeck.mjs', 'serve'],
@@ -121,11 +126,11 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
         WATCHDECK_ROLE: 'api',
         WATCHDECK_ADMIN_EMAIL: adminEmail,
         WATCHDECK_ADMIN_PASSWORD: 'bench-password-123',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: logLevel,
         NODE_ENV: 'production',
         ...extraEnv,
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', stdout, 'inherit'],
     },
   );
   const url = `http://127.0.0.1:${port}`;
