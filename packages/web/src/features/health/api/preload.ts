@@ -43,8 +43,10 @@ if (early) {
 
 export function preloadSummary(params: SummaryParams): void {
   const url = summaryUrl(params);
-  // already on its way (the early entry, preload-entry.ts, started it before the router did)
+  // already on its way (index.html's inline script started it before the router did)
   if (preloaded && preloaded.url === url && Date.now() - preloaded.at <= PRELOAD_FRESH_MS) return;
+  // one for another URL (an early call for a timeRange the app does not know) is not wanted
+  preloaded?.controller.abort();
   const controller = new AbortController();
   const promise = apiGet<unknown>(url, controller.signal);
   promise.catch(() => {}); // a failure is the taking query's to report
