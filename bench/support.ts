@@ -108,7 +108,7 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
   const dataDir = mkdtempSync(join(tmpdir(), 'watchdeck-bench-'));
   const adminEmail = 'bench@watchdeck.local';
   // Warnings only by default, so the table stays readable. BENCH_LOG_LEVEL=info measures the
-  // server as it runs by default, one log line per request; those lines go to a file, as a
+  // server as it runs by default, two log lines per request; those lines go to a file, as a
   // production server's would, not into the table.
   const logLevel = process.env.BENCH_LOG_LEVEL || 'warn';
   const stdout = logLevel === 'warn' ? 'inherit' : openSync(join(dataDir, 'server.log'), 'a');

@@ -476,7 +476,7 @@ export async function checksSummaryEach(
   let heads: Map<string, string> | undefined;
   const waiting: FeedRow[] = [];
   const render = (r: FeedRow, head: string) => {
-    if (!parts && r.durations === undefined)
+    if (!durations)
       return onCheck(
         feedRow(head, r, Number(r.passed ?? 0), Number(r.failed ?? 0), r.p95 ?? null, r.p97 ?? null, r.p99 ?? null),
       );

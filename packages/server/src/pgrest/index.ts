@@ -334,7 +334,6 @@ function readRange(
   return { status: partial ? 206 : 200, headers };
 }
 
-/** A read answered with PostgreSQL's own JSON text (json_agg of the rows). */
 /** 406 for Accept: vnd.pgrst.object+json when the answer is not exactly one row. */
 function notOneRow(n: number): RestError {
   return new RestError(
@@ -345,6 +344,7 @@ function notOneRow(n: number): RestError {
   );
 }
 
+/** A read answered with PostgreSQL's own JSON text (json_agg of the rows). */
 function readAnswer(plan: Plan, row: Row, format: Format): Result {
   const n = row.n!;
   const total = row.total === null || row.total === undefined ? null : Number(row.total);
