@@ -18,11 +18,14 @@ import { propertyWriteRoutes } from './properties/routes.ts';
 import { registerSettings, validateSettingsWrite } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
 import { registerIncidents, validateEvidenceWrite } from './incidents/index.ts';
+import { createSandbox, type Sandbox } from './sandbox/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** scheduler and event queue; started by main.ts when this process runs the engines */
     engines: Engines & { start(): Promise<void> };
+    /** runs scripts isolated from the server (exec checks; playbook actions) */
+    sandbox: Sandbox;
   }
 }
 
@@ -34,6 +37,8 @@ export interface AppDeps {
 }
 
 const defaultWebDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+/** The repository (or installed package tree) this server runs from. */
+const installDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Builds the HTTP app from the area modules. Nothing listens until the caller says so. */
 export async function buildApp({ config, db, logStream }: AppDeps): Promise<FastifyInstance> {
@@ -88,10 +93,26 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   });
 
   const box = new SecretBox(resolveSecretKey(config, (msg) => app.log.warn(msg)));
+
+  // Scripts never see the data directory (PGlite files, secret.key), the files secrets came from or
+  // the installation: none is mounted, and each is masked should it lie under /usr or /etc.
+  const sandbox = createSandbox({
+    bwrap: config.sandbox.bwrap,
+    limits: config.sandbox,
+    hide: [...(config.dataDir === 'memory://' ? [] : [config.dataDir]), ...config.secretFiles, installDir],
+  });
+  app.decorate('sandbox', sandbox);
+  // Probed now so a missing bubblewrap shows in the log at start, not at the first exec check.
+  void sandbox.probe().then((s) => {
+    if (!s.available)
+      app.log.warn(
+        `exec checks and scripts will be refused: script isolation unavailable (${s.reason}); install bubblewrap`,
+      );
+  });
   await app.register(connectionRoutes, { db, box });
   propertyWriteRoutes(app, { db, properties: auth.properties, local: config.localProperties });
 
-  registerHealth(app, { db, box, retentionDays: config.checkStatusRetentionDays });
+  registerHealth(app, { db, box, retentionDays: config.checkStatusRetentionDays, engine: { sandbox } });
   registerIncidents(app, { db, box, config });
 
   // Before the engine: its scheduler-reload hook must be inherited by the /api/db routes.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { durationToMs } from '@watchdeck/core';
@@ -35,7 +36,24 @@ const schema = z.object({
   SMTP_FROM: z.string().default('Watchdeck <watchdeck@localhost>'),
   WATCHDECK_PROPERTIES: z.string().default(''),
   WATCHDECK_AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+  // script isolation (sandbox/)
+  WATCHDECK_SANDBOX_BWRAP: z.string().min(1).default('/usr/bin/bwrap'),
+  WATCHDECK_SANDBOX_MEMORY_MB: z.coerce.number().int().min(16).max(65536).default(512),
+  WATCHDECK_SANDBOX_MAX_PROCESSES: z.coerce.number().int().min(4).max(4096).default(64),
+  WATCHDECK_SANDBOX_MAX_OUTPUT_KB: z.coerce.number().int().min(1).max(16384).default(64),
 });
+
+/**
+ * Settings that hold secrets. Each may instead be given as <NAME>_FILE, a file holding the value
+ * (a mounted secret). main.ts removes them from process.env once read (scrubSecretEnv), so no
+ * child process inherits them.
+ */
+export const SECRET_SETTINGS = [
+  'DATABASE_URL',
+  'WATCHDECK_SECRET_KEY',
+  'WATCHDECK_ADMIN_PASSWORD',
+  'SMTP_URL',
+] as const;
 
 export type Config = {
   port: number;
@@ -75,6 +93,10 @@ export type Config = {
   localProperties: Record<string, string>;
   /** sign-in form submissions per client address and minute (brute-force brake) */
   authRateLimit: number;
+  /** how scripts run isolated (sandbox/): the bwrap binary and the limits of each run */
+  sandbox: { bwrap: string; memoryBytes: number; maxProcesses: number; maxOutputBytes: number };
+  /** the files secrets were read from (<NAME>_FILE): never visible to scripts */
+  secretFiles: string[];
 };
 
 /** 'a.disable=true, b.disable=false' -> { 'a.disable': 'true', 'b.disable': 'false' } */
@@ -100,7 +122,41 @@ export function defaultPoolSize(role: Config['role'], workers: number, cores = a
   return Math.min(20, Math.max(4, 2 * cores + 1)) + (role === 'api' ? 0 : workers);
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * <NAME>_FILE -> the file's content as <NAME> (one trailing newline dropped, as secret files
+ * written by `echo` or a secret store end with one). Both given is a mistake, not a preference.
+ */
+function readSecretFiles(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; files: string[] } {
+  const out = { ...env };
+  const files: string[] = [];
+  for (const name of SECRET_SETTINGS) {
+    const file = env[`${name}_FILE`];
+    if (!file) continue;
+    if (env[name]) throw new Error(`invalid configuration: set ${name} or ${name}_FILE, not both`);
+    try {
+      out[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (err) {
+      throw new Error(
+        `invalid configuration: ${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        { cause: err },
+      );
+    }
+    files.push(file);
+  }
+  return { env: out, files };
+}
+
+/**
+ * Removes the secret settings from the environment once loadConfig has read them: a child
+ * process (ping, git, a helper) then inherits none. /proc/<pid>/environ keeps showing what the
+ * process started with, which is why <NAME>_FILE is the way to keep a secret out of it entirely.
+ */
+export function scrubSecretEnv(env: NodeJS.ProcessEnv = process.env): void {
+  for (const name of SECRET_SETTINGS) delete env[name];
+}
+
+export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
+  const { env, files } = readSecretFiles(rawEnv);
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const msg = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -133,5 +189,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom: e.SMTP_FROM,
     localProperties: parseLocalProperties(e.WATCHDECK_PROPERTIES),
     authRateLimit: e.WATCHDECK_AUTH_RATE_LIMIT,
+    sandbox: {
+      bwrap: e.WATCHDECK_SANDBOX_BWRAP,
+      memoryBytes: e.WATCHDECK_SANDBOX_MEMORY_MB * 1024 * 1024,
+      maxProcesses: e.WATCHDECK_SANDBOX_MAX_PROCESSES,
+      maxOutputBytes: e.WATCHDECK_SANDBOX_MAX_OUTPUT_KB * 1024,
+    },
+    secretFiles: files,
   };
 }

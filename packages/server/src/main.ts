@@ -1,4 +1,4 @@
-import { loadConfig } from './config.ts';
+import { loadConfig, scrubSecretEnv } from './config.ts';
 import { openDb, migrate } from './db/index.ts';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './auth/first-run.ts';
@@ -8,6 +8,8 @@ const command = process.argv[2] ?? 'serve';
 
 async function main() {
   const config = loadConfig();
+  // Held in memory from here on; nothing started later inherits them (README "Secrets").
+  scrubSecretEnv();
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   await migrate(db);
 

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createPgDb } from './pg-driver.ts';
 import { createPgliteDb } from './pglite-driver.ts';
 import type { Db } from './types.ts';
@@ -10,6 +11,23 @@ export { migrate } from './migrate.ts';
 export async function openDb(opts: { databaseUrl?: string; dataDir?: string; poolSize?: number }): Promise<Db> {
   if (opts.databaseUrl) return createPgDb(opts.databaseUrl, opts.poolSize);
   if (!opts.dataDir || opts.dataDir === 'memory://') return createPgliteDb();
-  mkdirSync(opts.dataDir, { recursive: true });
-  return createPgliteDb(opts.dataDir);
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const db = await createPgliteDb(opts.dataDir);
+  ownerOnly(opts.dataDir);
+  return db;
+}
+
+/**
+ * The data directory holds the whole database and secret.key: only its owner may enter it.
+ * PGlite unpacks its initial files world-writable (0666, before the umask); PostgreSQL code
+ * creates later files 0600 and directories 0700. Tightened on every open, so a directory made
+ * by an older version is fixed too.
+ */
+function ownerOnly(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) ownerOnly(path);
+    else if (entry.isFile() && (lstatSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+  }
 }

@@ -4,6 +4,7 @@ import { parseGoDuration } from '../jobs/schedule.ts';
 import { CHECK_RUNNERS, type CheckOutcome, type ChildOutcome } from './checks/index.ts';
 import { evaluate, evaluateTest, expressionOf } from '../cel/index.ts';
 import type { ConnectionResolver } from './connections.ts';
+import { createSandbox, type Sandbox } from '../sandbox/index.ts';
 import { recordResults, type RunResult, type Transition } from './record.ts';
 import { nextRuntimeOf, parseCanarySpec, specObject, type CheckDef } from './spec.ts';
 import { checkKey, loadChecks, needsSync, syncCanaryChecks, type CanaryRow, type CheckRow } from './sync.ts';
@@ -19,6 +20,8 @@ export interface HealthEngineOptions {
   defaultTimeoutMs?: number;
   /** checks of one canary that run at the same time */
   concurrency?: number;
+  /** where exec checks run their scripts; default: bubblewrap at its Debian path, default limits */
+  sandbox?: Sandbox;
 }
 
 export interface CheckRunSummary {
@@ -50,6 +53,7 @@ const supported = Object.keys(CHECK_RUNNERS).sort().join(', ');
 export class HealthEngine {
   private readonly timeoutMs: number;
   private readonly concurrency: number;
+  private readonly sandbox: Sandbox;
 
   constructor(
     private readonly db: Db,
@@ -58,6 +62,7 @@ export class HealthEngine {
   ) {
     this.timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.concurrency = opts.concurrency ?? 8;
+    this.sandbox = opts.sandbox ?? createSandbox();
   }
 
   /** Runs one check definition; never throws (a failure is a failing outcome). */
@@ -74,7 +79,8 @@ export class HealthEngine {
       const timedOut = new Promise<never>((_, reject) => {
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
       });
-      outcome = await Promise.race([runner(def.spec, { signal: controller.signal, timeoutMs, connections: this.connections }), timedOut]);
+      const ctx = { signal: controller.signal, timeoutMs, connections: this.connections, sandbox: this.sandbox };
+      outcome = await Promise.race([runner(def.spec, ctx), timedOut]);
     } catch (err) {
       outcome = { pass: false, error: err instanceof Error ? err.message : String(err) };
     } finally {

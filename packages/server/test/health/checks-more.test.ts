@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HealthEngine } from '../../src/health/engine.ts';
 import { connectionResolver, type ConnectionResolver } from '../../src/health/connections.ts';
 import type { CheckDef } from '../../src/health/spec.ts';
 import { SecretBox } from '../../src/connections/secret-box.ts';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 import { testDrivers } from '../support/db.ts';
 import { closedPort, startHttp, type Peer } from './peers.ts';
 
@@ -21,6 +22,7 @@ const REDIS_ADDR = '127.0.0.1:6379';
 const noConnections: ConnectionResolver = { get: async (ref) => Promise.reject(new Error(`connection ${ref} not found`)) };
 const engineWith = (c: ConnectionResolver) => new HealthEngine(undefined as never, c, { defaultTimeoutMs: 5000 });
 const engine = engineWith(noConnections);
+const engineWithSandbox = (sandbox: Sandbox) => new HealthEngine(undefined as never, noConnections, { defaultTimeoutMs: 5000, sandbox });
 const run = async (type: string, spec: Record<string, unknown>, e = engine) => (await e.execute({ type, name: `${type} test`, spec } as CheckDef)).outcome;
 
 const state = { alerts: [] as unknown[] };
@@ -57,6 +59,39 @@ describe('exec check', () => {
     const o = await run('exec', { script: 'sleep 5; echo late', timeout: '300ms' });
     expect(o).toMatchObject({ pass: false, error: 'timed out after 0.3s (timeout)' });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('runs the script isolated: nobody, its own /proc, none of this process\'s environment', async () => {
+    const o = await run('exec', {
+      script: [
+        'id -u',
+        `test -e /proc/${process.pid} && echo "server visible" || echo "server hidden"`,
+        // the parent's environment names: this process's before the sandbox, none now
+        "tr '\\0' '\\n' < /proc/$PPID/environ | cut -d= -f1 | grep -c . || true",
+      ].join('\n'),
+    });
+    expect(o).toMatchObject({ pass: true, message: '65534\nserver hidden\n0' });
+  });
+
+  it('cuts output past the sandbox\'s cap and says so; a memory hog fails', async () => {
+    const small = engineWithSandbox(createSandbox({ limits: { maxOutputBytes: 1024, memoryBytes: 64 * 1024 * 1024 } }));
+    const big = await run('exec', { script: 'head -c 100000 /dev/zero | tr "\\0" a; exit 4', test: { expr: 'results.stdoutTruncated' } }, small);
+    expect(big.pass).toBe(false);
+    expect(big.error).toBe(`script exited with code 4: ${'a'.repeat(1024)} (output truncated)`);
+    const ok = await run('exec', { script: 'head -c 100000 /dev/zero | tr "\\0" a', test: { expr: 'results.stdoutTruncated && size(stdout) == 1024' } }, small);
+    expect(ok).toMatchObject({ pass: true, detail: { stdoutTruncated: true, stderrTruncated: false } });
+    const hog = await run('exec', { script: 'a=$(head -c 200000000 /dev/zero | tr "\\0" x); echo "${#a}"' }, small);
+    expect(hog.pass).toBe(false);
+    expect(hog.error).toMatch(/^script exited with code \d+: .*cannot allocate/);
+  });
+
+  it('refuses without isolation and does not run the script', async () => {
+    const marker = join(dir, 'ran-bare');
+    const none = engineWithSandbox(createSandbox({ bwrap: join(dir, 'no-bwrap') }));
+    const o = await run('exec', { script: `touch ${marker}` }, none);
+    expect(o.pass).toBe(false);
+    expect(o.error).toMatch(/^script isolation unavailable: install bubblewrap/);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('says which expression languages it does not run', async () => {

@@ -1,60 +1,51 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { str, type CheckContext, type CheckOutcome } from './types.ts';
+import { type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
- * Exec check (seed 002: script required): runs the script with bash (sh when bash is missing) on
- * this server, with the check's timeout; stdout, stderr and the exit code go to the `test`
- * expression (also as `results.*`). A non-zero exit fails the check. On timeout the whole process
- * group is killed, so a script's children do not outlive it. Writing canaries is an editor/admin
- * permission because of this: a canary can run commands as the server's user.
+ * Exec check (seed 002: script required): runs the script with bash (sh when bash is missing) in
+ * the sandbox (../../sandbox): an unprivileged user in its own PID and mount namespaces, which
+ * sees neither the server's process, environment nor data directory, within the check's timeout
+ * and the sandbox's memory, process and output limits. stdout, stderr and the exit code go to
+ * the `test` expression (also as `results.*`). A non-zero exit fails the check. Without
+ * isolation (no bubblewrap) the check fails with the reason and the script is not run.
  */
-const MAX_OUTPUT = 64 * 1024;
-const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
-
 export async function execCheck(spec: Record<string, unknown>, ctx: CheckContext): Promise<CheckOutcome> {
   const script = typeof spec.script === 'string' ? spec.script : undefined;
   if (!script?.trim()) throw new Error('script is required');
-  // Not the server's environment: it holds DATABASE_URL and WATCHDECK_SECRET_KEY. Scripts get a
-  // plain shell environment plus the env the spec gives.
+  // Only the env the spec gives; the sandbox adds PATH, HOME and LANG.
   const env: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR']) if (process.env[k]) env[k] = process.env[k]!;
   if (Array.isArray(spec.env)) {
-    for (const e of spec.env as Record<string, unknown>[]) if (e && typeof e.name === 'string') env[e.name] = String(e.value ?? '');
+    for (const e of spec.env as Record<string, unknown>[])
+      if (e && typeof e.name === 'string') env[e.name] = String(e.value ?? '');
   }
-  const cwd = str(spec, 'workDir');
-  const { stdout, stderr, exitCode, timedOut } = await new Promise<{ stdout: string; stderr: string; exitCode: number; timedOut: boolean }>((resolve, reject) => {
-    const child = spawn(SHELL, ['-c', script], { env, cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let timedOut = false;
-    child.stdout.on('data', (d: Buffer) => void (out.length < MAX_OUTPUT && (out += d.toString('utf8'))));
-    child.stderr.on('data', (d: Buffer) => void (err.length < MAX_OUTPUT && (err += d.toString('utf8'))));
-    const kill = () => {
-      timedOut = true;
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    ctx.signal.addEventListener('abort', kill, { once: true });
-    child.on('error', (e) => {
-      ctx.signal.removeEventListener('abort', kill);
-      reject(new Error(`cannot start ${SHELL}: ${e.message}`));
-    });
-    child.on('close', (code, sig) => {
-      ctx.signal.removeEventListener('abort', kill);
-      resolve({ stdout: out.slice(0, MAX_OUTPUT), stderr: err.slice(0, MAX_OUTPUT), exitCode: code ?? (sig ? 128 : 1), timedOut });
-    });
-  });
-  if (timedOut) throw ctx.signal.reason as Error;
-  const results = { stdout: stdout.trim(), stderr: stderr.trim(), exitCode };
+  const r = await ctx.sandbox.run({ script, env, signal: ctx.signal, limits: { timeoutMs: ctx.timeoutMs } });
+  if (r.timedOut)
+    throw (ctx.signal.reason as Error | undefined) ?? new Error(`timed out after ${ctx.timeoutMs / 1000}s (timeout)`);
+  const stdout = r.stdout.trim();
+  const stderr = r.stderr.trim();
+  const results = {
+    stdout,
+    stderr,
+    exitCode: r.exitCode,
+    stdoutTruncated: r.stdoutTruncated,
+    stderrTruncated: r.stderrTruncated,
+  };
   const vars = { ...results, results };
-  const message = (stdout.trim() || stderr.trim()).slice(0, 1000);
-  if (exitCode !== 0) {
-    const tail = stderr.trim().split('\n').slice(-5).join('\n') || stdout.trim().split('\n').slice(-5).join('\n');
-    return { pass: false, message, error: `script exited with code ${exitCode}${tail ? `: ${tail}` : ''}`, vars };
+  // Output past the sandbox's cap was dropped: said in the error and kept in the run's detail.
+  const truncated = r.stdoutTruncated || r.stderrTruncated;
+  const detail = truncated
+    ? { detail: { stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated } }
+    : {};
+  const message = (stdout || stderr).slice(0, 1000);
+  if (r.exitCode !== 0) {
+    const tail = stderr.split('\n').slice(-5).join('\n') || stdout.split('\n').slice(-5).join('\n');
+    const cut = truncated ? ' (output truncated)' : '';
+    return {
+      pass: false,
+      message,
+      error: `script exited with code ${r.exitCode}${tail ? `: ${tail}` : ''}${cut}`,
+      vars,
+      ...detail,
+    };
   }
-  return { pass: true, message, vars };
+  return { pass: true, message, vars, ...detail };
 }

@@ -1,4 +1,5 @@
 import type { ConnectionResolver } from '../connections.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 
 /**
  * What every check type implements. A runner does the real work (an HTTP request, a query, a
@@ -12,6 +13,8 @@ export interface CheckContext {
   signal: AbortSignal;
   timeoutMs: number;
   connections: ConnectionResolver;
+  /** runs exec checks' scripts isolated from the server */
+  sandbox: Sandbox;
 }
 
 export interface CheckOutcome {
@@ -63,7 +66,9 @@ export function secretOrValue(v: unknown, field: string): string | undefined {
     const o = v as Record<string, unknown>;
     if (typeof o.value === 'string') return o.value;
     if (o.valueFrom) {
-      throw new Error(`${field} comes from a Kubernetes secret or config map; this server cannot read those, so give the value or use a connection`);
+      throw new Error(
+        `${field} comes from a Kubernetes secret or config map; this server cannot read those, so give the value or use a connection`,
+      );
     }
   }
   return undefined;
