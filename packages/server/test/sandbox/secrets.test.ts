@@ -55,3 +55,27 @@ describe('secret settings', () => {
     expect(config.adminPassword).toBe('WATCHDECK_ADMIN_PASSWORD-value');
   });
 });
+
+describe('sandbox settings', () => {
+  it('reads the bwrap path and the limits, with defaults', () => {
+    expect(loadConfig({}).sandbox).toEqual({
+      bwrap: '/usr/bin/bwrap',
+      memoryBytes: 512 * 1024 * 1024,
+      maxProcesses: 64,
+      maxOutputBytes: 64 * 1024,
+    });
+    const c = loadConfig({
+      WATCHDECK_SANDBOX_BWRAP: '/opt/bwrap',
+      WATCHDECK_SANDBOX_MEMORY_MB: '128',
+      WATCHDECK_SANDBOX_MAX_PROCESSES: '16',
+      WATCHDECK_SANDBOX_MAX_OUTPUT_KB: '8',
+    });
+    expect(c.sandbox).toEqual({
+      bwrap: '/opt/bwrap',
+      memoryBytes: 128 * 1024 * 1024,
+      maxProcesses: 16,
+      maxOutputBytes: 8192,
+    });
+    expect(() => loadConfig({ WATCHDECK_SANDBOX_MEMORY_MB: '1' })).toThrow(/WATCHDECK_SANDBOX_MEMORY_MB/);
+  });
+});
