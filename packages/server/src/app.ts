@@ -73,8 +73,11 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     done(null, payload);
   });
 
+  // Connection secrets and TOTP secrets (auth) are encrypted with the same key.
+  const box = new SecretBox(resolveSecretKey(config, (msg) => app.log.warn(msg)));
+
   // First: sessions, the access guard every later route inherits, feature flags (auth/README.md).
-  const auth = await registerAuth(app, { config, db, exposed: exposedTables });
+  const auth = await registerAuth(app, { config, db, exposed: exposedTables, box });
 
   app.get('/api/about', { config: PUBLIC }, async () => ({ Version: version }));
 
@@ -87,7 +90,6 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     }
   });
 
-  const box = new SecretBox(resolveSecretKey(config, (msg) => app.log.warn(msg)));
   await app.register(connectionRoutes, { db, box });
   propertyWriteRoutes(app, { db, properties: auth.properties, local: config.localProperties });
 

@@ -11,6 +11,7 @@ import {
 } from '../identities.ts';
 import { burnPasswordCheck, verifyPassword } from '../password.ts';
 import { getSessionById, recordFactor, revokeSession, sessionJson, type AuthMethod } from '../sessions.ts';
+import { openTotpSecret } from '../secrets-at-rest.ts';
 import {
   clearLoginFailures,
   factorRetryAfter,
@@ -214,7 +215,13 @@ async function secondFactor(fr: FlowRequest, flow: FlowRow, body: Record<string,
     if (!cred) throw new FormError([MSG.noStrategy]);
     if (!body.totp_code) throw new FormError([], { totp_code: [MSG.required('totp_code')] });
     await codeGuard(fr, throttle);
-    const r = await checkTotp(cred.config.secret, body.totp_code, cred.config.last_step);
+    const secret = openTotpSecret(fr.ctx.box, cred.config.secret);
+    if (secret === undefined) {
+      // not the person's fault, so not counted: the server's key no longer fits the stored secret
+      fr.ctx.log.error({ identity: id }, 'auth: cannot decrypt a TOTP secret; was WATCHDECK_SECRET_KEY changed?');
+      throw new FormError([MSG.totpUnavailable]);
+    }
+    const r = await checkTotp(secret, body.totp_code, cred.config.last_step);
     if (!r.ok) {
       await recordLoginFailure(fr.q, throttle); // committed with the form's 400
       throw new FormError([], { totp_code: [MSG.invalidTotp] });

@@ -17,6 +17,7 @@ export const FLOW_TTL_MS = 60 * 60_000;
 export interface FlowInternal {
   /** sha256 of the CSRF cookie the flow is bound to; absent for flows created server-side (invites) */
   csrf_cookie_hash?: string;
+  /** the TOTP secret offered for enrolment, sealed like the credential (secrets-at-rest.ts) */
   totp_secret?: string;
   lookup_pending?: string[];
   /** the WebAuthn options shown with this flow; their challenge is what the key must sign */
