@@ -35,6 +35,8 @@ const schema = z.object({
   SMTP_FROM: z.string().default('Watchdeck <watchdeck@localhost>'),
   WATCHDECK_PROPERTIES: z.string().default(''),
   WATCHDECK_AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+  WATCHDECK_AUTH_FLOW_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  WATCHDECK_AUTH_FLOWS_PER_ADDRESS: z.coerce.number().int().positive().default(200),
 });
 
 export type Config = {
@@ -75,6 +77,10 @@ export type Config = {
   localProperties: Record<string, string>;
   /** sign-in form submissions per client address and minute (brute-force brake) */
   authRateLimit: number;
+  /** new self-service flows (sign-in forms) per client address and minute */
+  authFlowRateLimit: number;
+  /** self-service flows one client address may hold at once; the oldest unused ones give way */
+  authFlowsPerAddress: number;
 };
 
 /** 'a.disable=true, b.disable=false' -> { 'a.disable': 'true', 'b.disable': 'false' } */
@@ -133,5 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom: e.SMTP_FROM,
     localProperties: parseLocalProperties(e.WATCHDECK_PROPERTIES),
     authRateLimit: e.WATCHDECK_AUTH_RATE_LIMIT,
+    authFlowRateLimit: e.WATCHDECK_AUTH_FLOW_RATE_LIMIT,
+    authFlowsPerAddress: e.WATCHDECK_AUTH_FLOWS_PER_ADDRESS,
   };
 }

@@ -32,6 +32,8 @@ describe('account pages', () => {
       WATCHDECK_DEMO_DATA: 'false',
       // many sign-ins from one address within a minute is this test, not an attack
       WATCHDECK_AUTH_RATE_LIMIT: '1000',
+      WATCHDECK_AUTH_FLOW_RATE_LIMIT: '1000',
+      WATCHDECK_AUTH_FLOWS_PER_ADDRESS: '10000',
     });
     base = server.baseUrl;
     browser = await launch();

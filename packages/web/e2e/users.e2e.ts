@@ -38,6 +38,8 @@ describe('users page', () => {
       WATCHDECK_ADMIN_EMAIL: ADMIN.email,
       WATCHDECK_ADMIN_PASSWORD: ADMIN.password,
       WATCHDECK_AUTH_RATE_LIMIT: '1000',
+      WATCHDECK_AUTH_FLOW_RATE_LIMIT: '1000',
+      WATCHDECK_AUTH_FLOWS_PER_ADDRESS: '10000',
     });
     base = server.baseUrl;
     browser = await launch();

@@ -165,11 +165,11 @@ export async function registerAuth(
   userRoutes(app, ctx);
   propertiesRoutes(app, properties, async (req) => (await resolveCaller(req).catch(() => null)) !== null);
 
-  const timer = setInterval(
-    () => void pruneExpired(db).catch((err) => app.log.warn({ err }, 'auth: pruning failed')),
-    PRUNE_EVERY_MS,
-  );
+  const prune = () => void pruneExpired(db).catch((err) => app.log.warn({ err }, 'auth: pruning failed'));
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
   timer.unref();
+  // and once at start: a server restarted more often than hourly would otherwise never prune
+  app.addHook('onReady', async () => prune());
   app.addHook('onClose', async () => {
     clearInterval(timer);
     ctx.mailer.close();
