@@ -52,6 +52,8 @@ for (const driver of testDrivers()) {
       for (let i = 0; i < 20; i++) tooMany(await b.get('/api/auth/self-service/login/browser'));
       tooMany(await new Browser(t.url).get('/api/auth/self-service/registration/browser')); // a new cookie jar does not help
       tooMany(await b.get('/api/auth/self-service/login/browser', { accept: 'text/html' })); // nor a navigation
+      // refusals that would store an error (no session for settings) count and are refused too
+      tooMany(await b.get('/api/auth/self-service/settings/browser'));
       expect(await count(db, 'identity_flows')).toBe(5);
       expect(await count(db, 'identity_errors')).toBe(errorsBefore);
       // the budget is per address and minute: a flow already made still works

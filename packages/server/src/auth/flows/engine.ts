@@ -219,17 +219,18 @@ export function flowRoutes(app: FastifyInstance, deps: EngineDeps) {
     reply.header('retry-after', String(seconds));
     throw new AuthError('too_many_requests', { reason, details: { retry_after_seconds: seconds }, ephemeral: true });
   };
-  const createFlow = async (fr: FlowRequest, f: NewFlow): Promise<FlowRow> => {
+  /** Spends one from the address's budget (before anything else is done for the caller); its key. */
+  const takeFlowBudget = async (fr: FlowRequest): Promise<string> => {
     const budget = await flowBudget(fr.req);
     if ('isExceeded' in budget && budget.isExceeded) {
       const wait = Math.max(1, budget.ttlInSeconds);
       tooMany(fr.reply, wait, `Too many new forms from this address: try again in ${wait} second(s).`);
     }
-    const flow = await insertClientFlow(
-      db,
-      { ...f, clientHash: sha256(`flows:${budget.key}`) },
-      config.authFlowsPerAddress,
-    );
+    return budget.key;
+  };
+  const createFlow = async (fr: FlowRequest, address: string, f: NewFlow): Promise<FlowRow> => {
+    const clientHash = sha256(`flows:${address}`);
+    const flow = await insertClientFlow(db, { ...f, clientHash }, config.authFlowsPerAddress);
     if (!flow) tooMany(fr.reply, 60, 'Too many open forms from this address: finish or wait for one to expire.');
     return flow!;
   };
@@ -253,12 +254,13 @@ export function flowRoutes(app: FastifyInstance, deps: EngineDeps) {
   const expired = async (kind: FlowKind, fr: FlowRequest, flow: FlowRow): Promise<never> => {
     let replacement: FlowRow | undefined;
     try {
+      const address = await takeFlowBudget(fr);
       const init = await kind.prepare(fr, {
         returnTo: flow.return_to ?? undefined,
         aal: flow.requested_aal ?? undefined,
         refresh: flow.refresh,
       });
-      replacement = await createFlow(fr, {
+      replacement = await createFlow(fr, address, {
         type: kind.type,
         requestUrl: flow.request_url ?? undefined,
         ...init,
@@ -286,11 +288,13 @@ export function flowRoutes(app: FastifyInstance, deps: EngineDeps) {
     app.get(`${base}/browser`, async (req, reply) => {
       const query = req.query as Record<string, string | undefined>;
       const fr = await makeRequest(req, reply);
+      // first: a refused preparation (no session, registration off, ...) is a stored error, a row too
+      const address = await takeFlowBudget(fr);
       const returnTo = checkReturnTo(query.return_to, req, config);
       const aal = query.aal === 'aal2' ? 'aal2' : query.aal === 'aal1' || !query.aal ? undefined : 'bad';
       if (aal === 'bad') throw new AuthError('bad_request', { reason: 'aal must be aal1 or aal2' });
       const init = await kind.prepare(fr, { returnTo, aal, refresh: query.refresh === 'true' });
-      const flow = await createFlow(fr, {
+      const flow = await createFlow(fr, address, {
         type: kind.type,
         requestUrl: req.url,
         returnTo,
