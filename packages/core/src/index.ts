@@ -12,3 +12,4 @@ export * from './incidents.ts';
 export * from './mentions.ts';
 export * from './definition-of-done.ts';
 export * from './incident-automation.ts';
+export * from './access-tokens.ts';

@@ -66,3 +66,22 @@ export function canRunCheck(roles: readonly string[]): boolean {
   const eff = effectiveRoles(roles);
   return eff.includes('commander') || can(eff, 'canaries', 'write');
 }
+
+/**
+ * Whether one role gives nothing beyond what `roles` already give: every resource/action of the
+ * matrix and the Run Now rule. Roles are not a strict ladder (a commander may run checks, an
+ * editor may too by writing canaries), so "no higher than" means "allows no more than".
+ */
+export function roleWithin(role: Role, roles: readonly string[]): boolean {
+  for (const action of ['read', 'write'] as const)
+    for (const r of MATRIX[role][action]) if (!can(roles, r, action)) return false;
+  return !canRunCheck([role]) || canRunCheck(roles);
+}
+
+/** The roles of `roles` that are within `role`: what a token scoped to `role` keeps of its owner's. */
+export function rolesWithin(roles: readonly string[], role: Role): Role[] {
+  const eff = effectiveRoles(roles);
+  if (roleWithin(role, eff)) return [role];
+  const kept = eff.filter((r) => roleWithin(r, [role]));
+  return kept.length ? kept : ['viewer'];
+}

@@ -78,8 +78,11 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     done(null, payload);
   });
 
+  // Connection secrets and TOTP secrets (auth) are encrypted with the same key.
+  const box = new SecretBox(resolveSecretKey(config, (msg) => app.log.warn(msg)));
+
   // First: sessions, the access guard every later route inherits, feature flags (auth/README.md).
-  const auth = await registerAuth(app, { config, db, exposed: exposedTables });
+  const auth = await registerAuth(app, { config, db, exposed: exposedTables, box });
 
   app.get('/api/about', { config: PUBLIC }, async () => ({ Version: version }));
 
@@ -91,8 +94,6 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       return reply.code(503).send({ status: 'error', database: 'unreachable', error: (err as Error).message });
     }
   });
-
-  const box = new SecretBox(resolveSecretKey(config, (msg) => app.log.warn(msg)));
 
   // Scripts never see the data directory (PGlite files, secret.key), the files secrets came from or
   // the installation: none is mounted, and each is masked should it lie under /usr or /etc.

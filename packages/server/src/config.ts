@@ -41,6 +41,8 @@ const schema = z.object({
   WATCHDECK_SANDBOX_MEMORY_MB: z.coerce.number().int().min(16).max(65536).default(512),
   WATCHDECK_SANDBOX_MAX_PROCESSES: z.coerce.number().int().min(4).max(4096).default(64),
   WATCHDECK_SANDBOX_MAX_OUTPUT_KB: z.coerce.number().int().min(1).max(16384).default(64),
+  WATCHDECK_AUTH_FLOW_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  WATCHDECK_AUTH_FLOWS_PER_ADDRESS: z.coerce.number().int().positive().default(200),
 });
 
 /**
@@ -97,6 +99,10 @@ export type Config = {
   sandbox: { bwrap: string; memoryBytes: number; maxProcesses: number; maxOutputBytes: number };
   /** the files secrets were read from (<NAME>_FILE): never visible to scripts */
   secretFiles: string[];
+  /** new self-service flows (sign-in forms) per client address and minute */
+  authFlowRateLimit: number;
+  /** self-service flows one client address may hold at once; the oldest unused ones give way */
+  authFlowsPerAddress: number;
 };
 
 /** 'a.disable=true, b.disable=false' -> { 'a.disable': 'true', 'b.disable': 'false' } */
@@ -196,5 +202,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       maxOutputBytes: e.WATCHDECK_SANDBOX_MAX_OUTPUT_KB * 1024,
     },
     secretFiles: files,
+    authFlowRateLimit: e.WATCHDECK_AUTH_FLOW_RATE_LIMIT,
+    authFlowsPerAddress: e.WATCHDECK_AUTH_FLOWS_PER_ADDRESS,
   };
 }

@@ -32,6 +32,8 @@ describe('account pages', () => {
       WATCHDECK_DEMO_DATA: 'false',
       // many sign-ins from one address within a minute is this test, not an attack
       WATCHDECK_AUTH_RATE_LIMIT: '1000',
+      WATCHDECK_AUTH_FLOW_RATE_LIMIT: '1000',
+      WATCHDECK_AUTH_FLOWS_PER_ADDRESS: '10000',
     });
     base = server.baseUrl;
     browser = await launch();
@@ -281,6 +283,10 @@ describe('account pages', () => {
     await poll(() => section.getByText('No access tokens yet.').count()).toBe(1);
     await section.getByLabel('Token name').fill('ci pipeline');
     await section.getByLabel('Expires in').selectOption('90d');
+    // a registered person is a viewer: a token may act with their roles or as a viewer, no higher
+    const roleOptions = await section.getByLabel('Role').locator('option').allTextContents();
+    expect(roleOptions).toEqual(['My roles', 'viewer']);
+    await section.getByLabel('Role').selectOption('viewer');
     await section.getByRole('button', { name: 'Create token' }).click();
     await poll(() =>
       section.getByText('Access token will be shown only once. Please copy it and store it securely.').count(),
@@ -288,6 +294,9 @@ describe('account pages', () => {
     const token = (await section.getByLabel('Access token', { exact: true }).textContent())!.trim();
     expect(token.length).toBeGreaterThan(20);
     await poll(() => section.getByRole('row').filter({ hasText: 'ci pipeline' }).count()).toBe(1);
+    expect(
+      await section.getByRole('row').filter({ hasText: 'ci pipeline' }).getByRole('cell').nth(1).textContent(),
+    ).toBe('viewer');
     await tallScreenshot(page, 'account-access-token-created');
 
     // the token signs a script in as Tina, without any cookie

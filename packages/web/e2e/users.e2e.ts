@@ -38,6 +38,8 @@ describe('users page', () => {
       WATCHDECK_ADMIN_EMAIL: ADMIN.email,
       WATCHDECK_ADMIN_PASSWORD: ADMIN.password,
       WATCHDECK_AUTH_RATE_LIMIT: '1000',
+      WATCHDECK_AUTH_FLOW_RATE_LIMIT: '1000',
+      WATCHDECK_AUTH_FLOWS_PER_ADDRESS: '10000',
     });
     base = server.baseUrl;
     browser = await launch();
@@ -156,6 +158,40 @@ describe('users page', () => {
     expect(await page.getByRole('button', { name: 'Delete Ava Thompson' }).isDisabled()).toBe(false);
   });
 
+  it("lists a user's access tokens for the admin, who revokes one", async () => {
+    const person = await invitedPerson('commander', 'tom.tokens@example.com');
+    const mint = async (data: Record<string, unknown>) => {
+      const r = await person.request.post(`${base}/api/auth/tokens`, { data });
+      expect(r.status()).toBe(201);
+      return (await r.json()) as { token: string };
+    };
+    const laptop = await mint({ name: 'laptop' });
+    const pager = await mint({ name: 'pager bot', role: 'responder', expires_in: '90d' });
+    const whoami = (token: string) =>
+      fetch(`${base}/api/auth/whoami`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+
+    await page.goto(`${base}/settings/users`);
+    await page.getByRole('button', { name: 'Access tokens of Vic commander' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Access tokens of Vic commander' });
+    const tokenRow = (name: string) => dialog.getByRole('row').filter({ hasText: name });
+    await poll(() => tokenRow('laptop').count()).toBe(1);
+    expect(await tokenRow('laptop').getByRole('cell').nth(1).textContent()).toBe('Their roles');
+    expect(await tokenRow('pager bot').getByRole('cell').nth(1).textContent()).toBe('responder');
+    expect(await dialog.textContent()).not.toContain(laptop.token);
+    await screenshot(page, 'users-access-tokens');
+
+    await dialog.getByRole('button', { name: 'Revoke laptop' }).click();
+    await page.getByRole('dialog', { name: 'Revoke access token' }).getByRole('button', { name: 'Revoke' }).click();
+    await poll(() => toast('laptop revoked').count()).toBe(1);
+    await poll(() => tokenRow('laptop').count()).toBe(0);
+    expect(await tokenRow('pager bot').count()).toBe(1);
+    expect(await whoami(laptop.token)).toBe(401);
+    expect(await whoami(pager.token)).toBe(200);
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await poll(() => dialog.count()).toBe(0);
+    await person.close();
+  });
+
   it('hides Settings from a viewer and refuses them the users page', async () => {
     const viewer = await invitedPerson('viewer', 'vic.viewer@example.com');
     const vp = await viewer.newPage();
@@ -184,6 +220,7 @@ describe('users page', () => {
     expect(await ep.getByRole('button', { name: 'Invite User' }).count()).toBe(0);
     expect(await ep.getByRole('button', { name: 'Edit Ava Thompson' }).count()).toBe(0);
     expect(await ep.getByRole('button', { name: 'Delete Ava Thompson' }).count()).toBe(0);
+    expect(await ep.getByRole('button', { name: 'Access tokens of Ava Thompson' }).count()).toBe(0);
     await screenshot(ep, 'users-editor-read-only');
     await viewer.close();
     await editor.close();

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { Mailer } from './mailer.ts';
+import type { SecretSealer } from './secrets-at-rest.ts';
 
 /** What the identity service's modules share; passed as a plain argument, no container. */
 export interface AuthContext {
@@ -9,4 +10,6 @@ export interface AuthContext {
   config: Config;
   log: FastifyBaseLogger;
   mailer: Mailer;
+  /** encrypts TOTP secrets at rest (the connection secrets' key) */
+  box: SecretSealer;
 }

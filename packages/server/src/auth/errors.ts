@@ -39,6 +39,11 @@ export const AUTH_ERRORS = {
     code: 429,
     message: 'Too many failed sign-in attempts. Please wait a few minutes before trying again.',
   },
+  /** the brakes on new flows per client address (flows/engine.ts); Retry-After says when */
+  too_many_requests: {
+    code: 429,
+    message: 'Too many requests from this address. Please wait a moment before trying again.',
+  },
 } as const;
 
 export type AuthErrorId = keyof typeof AUTH_ERRORS;
@@ -69,10 +74,21 @@ export class AuthError extends Error {
   readonly details?: Record<string, unknown>;
   redirectBrowserTo?: string;
   useFlowId?: string;
+  /**
+   * Answered but not stored: the flood brakes' refusals must not write the very rows they
+   * protect the database from (a stored error is a row too).
+   */
+  readonly ephemeral: boolean;
 
   constructor(
     id: AuthErrorId,
-    opts: { reason?: string; details?: Record<string, unknown>; redirectBrowserTo?: string; useFlowId?: string } = {},
+    opts: {
+      reason?: string;
+      details?: Record<string, unknown>;
+      redirectBrowserTo?: string;
+      useFlowId?: string;
+      ephemeral?: boolean;
+    } = {},
   ) {
     super(AUTH_ERRORS[id].message);
     this.errorId = id;
@@ -81,6 +97,7 @@ export class AuthError extends Error {
     this.details = opts.details;
     this.redirectBrowserTo = opts.redirectBrowserTo;
     this.useFlowId = opts.useFlowId;
+    this.ephemeral = opts.ephemeral ?? false;
   }
 
   toBody(): AuthErrorBody {

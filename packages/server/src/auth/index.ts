@@ -14,6 +14,7 @@ import { noneProvider } from './none-provider.ts';
 import { ownProvider } from './own-provider.ts';
 import type { IdentityProvider } from './provider.ts';
 import { pruneExpired } from './sessions.ts';
+import { sealPlainTotpSecrets, type SecretSealer } from './secrets-at-rest.ts';
 import { callerFromToken, tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
 
@@ -51,9 +52,9 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 
 export async function registerAuth(
   app: FastifyInstance,
-  deps: { config: Config; db: Db; exposed: ExposedTables },
+  deps: { config: Config; db: Db; exposed: ExposedTables; box: SecretSealer },
 ): Promise<AuthSetup> {
-  const { config, db } = deps;
+  const { config, db, box } = deps;
   if (!app.hasDecorator('parseCookie')) await app.register(fastifyCookie);
   app.decorateRequest('caller', null);
 
@@ -62,7 +63,9 @@ export async function registerAuth(
     config,
     log: app.log,
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom }, app.log),
+    box,
   };
+  await sealPlainTotpSecrets(db, box, app.log);
   const properties = createPropertiesService(db, config.localProperties);
   const provider = config.authMode === 'none' ? noneProvider() : ownProvider(ctx);
   if (config.authMode === 'none') {
@@ -162,11 +165,11 @@ export async function registerAuth(
   userRoutes(app, ctx);
   propertiesRoutes(app, properties, async (req) => (await resolveCaller(req).catch(() => null)) !== null);
 
-  const timer = setInterval(
-    () => void pruneExpired(db).catch((err) => app.log.warn({ err }, 'auth: pruning failed')),
-    PRUNE_EVERY_MS,
-  );
+  const prune = () => void pruneExpired(db).catch((err) => app.log.warn({ err }, 'auth: pruning failed'));
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
   timer.unref();
+  // and once at start: a server restarted more often than hourly would otherwise never prune
+  app.addHook('onReady', async () => prune());
   app.addHook('onClose', async () => {
     clearInterval(timer);
     ctx.mailer.close();

@@ -47,8 +47,42 @@ export async function clearLoginFailures(q: Queryable, key: string): Promise<voi
   await q.query(`DELETE FROM identity_login_failures WHERE key_hash = $1`, [key]);
 }
 
+/**
+ * The second step of a sign-in (TOTP code or backup code) has its own brake, per account rather
+ * than per address: whoever reaches it already knows the password, and may come from many
+ * addresses. FACTOR_FAILURE_LIMIT wrong codes are free; after that each further attempt waits
+ * FACTOR_BACKOFF_BASE_MS doubled for every failure beyond the limit (1, 2, 4, ... minutes, at most
+ * a day), counted over the last FACTOR_FAILURE_WINDOW_MS. A success clears the count. Security keys
+ * cannot be guessed, so they stay usable while codes are locked.
+ */
+export const FACTOR_FAILURE_LIMIT = 5;
+export const FACTOR_FAILURE_WINDOW_MS = 24 * 60 * 60_000;
+export const FACTOR_BACKOFF_BASE_MS = 60_000;
+export const FACTOR_BACKOFF_MAX_MS = FACTOR_FAILURE_WINDOW_MS;
+
+export function factorThrottleKey(identityId: string): string {
+  return sha256(`aal2:${identityId}`);
+}
+
+/** Seconds until the next code may be tried for this account, or 0 when one may be tried now. */
+export async function factorRetryAfter(q: Queryable, key: string): Promise<number> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [key]);
+  const r = await q.query<{ n: number; last: string | null }>(
+    `SELECT count(*)::int AS n, max(failed_at) AS last FROM identity_login_failures
+      WHERE key_hash = $1 AND failed_at > now() - $2 * interval '1 millisecond'`,
+    [key, FACTOR_FAILURE_WINDOW_MS],
+  );
+  const { n, last } = r.rows[0];
+  if (n < FACTOR_FAILURE_LIMIT || !last) return 0;
+  // the exponent is capped well before 2^n could overflow; the wait itself at FACTOR_BACKOFF_MAX_MS
+  const waitMs = Math.min(FACTOR_BACKOFF_MAX_MS, FACTOR_BACKOFF_BASE_MS * 2 ** Math.min(n - FACTOR_FAILURE_LIMIT, 30));
+  const freeAt = new Date(last).getTime() + waitMs;
+  return freeAt > Date.now() ? Math.ceil((freeAt - Date.now()) / 1000) : 0;
+}
+
+/** Rows are kept as long as the longest window that reads them (the second factor's day). */
 export async function pruneLoginFailures(q: Queryable): Promise<void> {
   await q.query(`DELETE FROM identity_login_failures WHERE failed_at < now() - $1 * interval '1 millisecond'`, [
-    LOGIN_FAILURE_WINDOW_MS,
+    Math.max(LOGIN_FAILURE_WINDOW_MS, FACTOR_FAILURE_WINDOW_MS),
   ]);
 }

@@ -1,17 +1,27 @@
-import type { FastifyInstance } from 'fastify';
-import { durationToMs } from '@watchdeck/core';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  createAccessTokenSchema,
+  effectiveRoles,
+  roleWithin,
+  rolesWithin,
+  ROLES,
+  type AccessTokenRecord,
+  type Role,
+} from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
 import { randomToken, sha256 } from './crypto.ts';
 import { rolesOf } from './identities.ts';
 import type { Caller } from './caller.ts';
 import type { AuthContext } from './context.ts';
 import { isUuid } from './http.ts';
-import { SIGNED_IN } from './guard.ts';
+import { needs, SIGNED_IN } from './guard.ts';
 
 /**
  * Personal access tokens: `Authorization: Bearer <token>` for scripts and the kubeconfig. The
- * token is shown once at creation; access_tokens.value holds its SHA-256 only. A token acts as
- * its owner with the owner's current roles, so demoting a person demotes their tokens too.
+ * token is shown once at creation; access_tokens.value holds its SHA-256 only. An unscoped token
+ * acts as its owner with the owner's current roles; a scoped one (role chosen at creation, no
+ * higher than the owner's) with that role, and never with more than the owner has now, so
+ * demoting a person demotes their tokens too.
  */
 
 const PREFIX = 'wdpat_';
@@ -24,6 +34,8 @@ export function hashAccessToken(token: string): string {
   return sha256(token);
 }
 
+const isRole = (r: unknown): r is Role => typeof r === 'string' && (ROLES as readonly string[]).includes(r);
+
 /** Resolves a bearer token to its caller, or null when unknown, revoked, expired or orphaned. */
 export async function callerFromToken(q: Queryable, token: string): Promise<Caller | null> {
   const r = await q.query<{
@@ -32,9 +44,10 @@ export async function callerFromToken(q: Queryable, token: string): Promise<Call
     name: string;
     email: string | null;
     avatar: string | null;
+    role: string | null;
     stale: boolean;
   }>(
-    `SELECT t.id, t.person_id, p.name, p.email, p.avatar,
+    `SELECT t.id, t.person_id, p.name, p.email, p.avatar, t.role,
             (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
        FROM access_tokens t JOIN people p ON p.id = t.person_id
       WHERE t.value = $1 AND t.deleted_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
@@ -46,23 +59,50 @@ export async function callerFromToken(q: Queryable, token: string): Promise<Call
   if (!row) return null;
   // last_used_at is informative: write it at most once a minute, never on the request's path
   if (row.stale) void q.query(`UPDATE access_tokens SET last_used_at = now() WHERE id = $1`, [row.id]).catch(() => {});
+  const owner = await rolesOf(q, row.person_id);
+  // a role name this version does not know gives the least, not the owner's all
+  const roles = row.role === null ? owner : isRole(row.role) ? rolesWithin(owner, row.role) : effectiveRoles([]);
   return {
     via: 'token',
     person: { id: row.person_id, name: row.name, email: row.email, avatar: row.avatar },
-    roles: await rolesOf(q, row.person_id),
+    roles,
     tokenId: row.id,
   };
 }
 
-/** expires_in: seconds as a number, or a duration such as '30d'; absent means no expiry. */
-function parseExpiresIn(v: unknown): number | null | 'invalid' {
-  if (v === undefined || v === null || v === '') return null;
-  if (typeof v === 'number') return Number.isFinite(v) && v > 0 ? v * 1000 : 'invalid';
-  if (typeof v === 'string') {
-    const ms = /^\d+$/.test(v) ? Number(v) * 1000 : durationToMs(v);
-    return ms && ms > 0 ? ms : 'invalid';
-  }
-  return 'invalid';
+/** Revokes every token of a person (deleted or deactivated: reactivation does not revive them). */
+export async function revokeAllTokens(q: Queryable, personId: string): Promise<void> {
+  await q.query(`UPDATE access_tokens SET deleted_at = now() WHERE person_id = $1 AND deleted_at IS NULL`, [personId]);
+}
+
+const TOKEN_COLUMNS = `id, name, role, expires_at, last_used_at, created_at`;
+
+function page(query: unknown) {
+  const q = (query ?? {}) as { limit?: string; offset?: string };
+  return {
+    limit: Math.min(Math.max(Number(q.limit) || 100, 1), 1000),
+    offset: Math.max(Number(q.offset) || 0, 0),
+  };
+}
+
+async function listTokens(q: Queryable, personId: string, query: unknown): Promise<AccessTokenRecord[]> {
+  const { limit, offset } = page(query);
+  const r = await q.query<AccessTokenRecord>(
+    `SELECT ${TOKEN_COLUMNS} FROM access_tokens
+      WHERE person_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+    [personId, limit, offset],
+  );
+  return r.rows;
+}
+
+async function revokeToken(q: Queryable, reply: FastifyReply, personId: string, id: string) {
+  if (!isUuid(id)) return reply.code(404).send({ message: 'access token not found' });
+  const r = await q.query(
+    `UPDATE access_tokens SET deleted_at = now() WHERE id = $1 AND person_id = $2 AND deleted_at IS NULL`,
+    [id, personId],
+  );
+  if (r.rowCount === 0) return reply.code(404).send({ message: 'access token not found' });
+  return reply.code(204).send();
 }
 
 export function tokenRoutes(app: FastifyInstance, ctx: AuthContext) {
@@ -74,42 +114,49 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext) {
     if (caller.via === 'token') {
       return reply.code(403).send({ message: 'Access tokens can only be created from a signed-in session.' });
     }
-    const body = (req.body ?? {}) as { name?: unknown; expires_in?: unknown };
-    const name = typeof body.name === 'string' ? body.name.trim() : '';
-    if (!name || name.length > 200)
-      return reply.code(400).send({ message: 'name is required (at most 200 characters)' });
-    const ttl = parseExpiresIn(body.expires_in);
-    if (ttl === 'invalid')
-      return reply.code(400).send({ message: "expires_in must be a number of seconds or a duration such as '30d'" });
+    const parsed = createAccessTokenSchema.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return reply
+        .code(400)
+        .send({ message: issue.message, errors: { [String(issue.path[0] ?? 'body')]: issue.message } });
+    }
+    const { name, expires_in: ttl, role } = parsed.data;
+    if (role && !roleWithin(role, caller.roles)) {
+      const allowed = ROLES.filter((r) => roleWithin(r, caller.roles));
+      const message = `A token's role cannot be higher than your own: choose one of ${allowed.join(', ')}.`;
+      return reply.code(400).send({ message, errors: { role: message } });
+    }
     const token = generateAccessToken();
-    const r = await db.query<{ id: string; name: string; expires_at: string | null; created_at: string }>(
-      `INSERT INTO access_tokens (name, value, person_id, expires_at, created_by) VALUES ($1, $2, $3, $4, $3)
-       RETURNING id, name, expires_at, created_at`,
-      [name, hashAccessToken(token), caller.person.id, ttl ? new Date(Date.now() + ttl).toISOString() : null],
+    const r = await db.query<AccessTokenRecord>(
+      `INSERT INTO access_tokens (name, value, person_id, role, expires_at, created_by) VALUES ($1, $2, $3, $4, $5, $3)
+       RETURNING id, name, role, expires_at, created_at`,
+      [name, hashAccessToken(token), caller.person.id, role, ttl ? new Date(Date.now() + ttl).toISOString() : null],
     );
     return reply.code(201).send({ ...r.rows[0], token });
   });
 
-  app.get('/api/auth/tokens', { config: SIGNED_IN }, async (req) => {
-    const q = req.query as { limit?: string; offset?: string };
-    const limit = Math.min(Math.max(Number(q.limit) || 100, 1), 1000);
-    const offset = Math.max(Number(q.offset) || 0, 0);
-    const r = await db.query(
-      `SELECT id, name, expires_at, last_used_at, created_at FROM access_tokens
-        WHERE person_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC LIMIT $2 OFFSET $3`,
-      [req.caller!.person.id, limit, offset],
-    );
-    return r.rows;
+  app.get('/api/auth/tokens', { config: SIGNED_IN }, async (req) => listTokens(db, req.caller!.person.id, req.query));
+
+  app.delete('/api/auth/tokens/:id', { config: SIGNED_IN }, async (req, reply) =>
+    revokeToken(db, reply, req.caller!.person.id, (req.params as { id: string }).id),
+  );
+
+  // Administrators see and revoke anyone's tokens (a leaked one, a person leaving); the token
+  // values stay unknowable, as for their owners.
+  const admin = needs('identities', 'write', { feature: 'settings.users' });
+  const personExists = async (id: string) =>
+    isUuid(id) && (await db.query(`SELECT 1 FROM people WHERE id = $1 AND deleted_at IS NULL`, [id])).rows.length > 0;
+
+  app.get('/api/auth/users/:id/tokens', { config: admin }, async (req, reply) => {
+    const { id } = req.params as { id: string };
+    if (!(await personExists(id))) return reply.code(404).send({ message: 'user not found' });
+    return listTokens(db, id, req.query);
   });
 
-  app.delete('/api/auth/tokens/:id', { config: SIGNED_IN }, async (req, reply) => {
-    const { id } = req.params as { id: string };
-    if (!isUuid(id)) return reply.code(404).send({ message: 'access token not found' });
-    const r = await db.query(
-      `UPDATE access_tokens SET deleted_at = now() WHERE id = $1 AND person_id = $2 AND deleted_at IS NULL`,
-      [id, req.caller!.person.id],
-    );
-    if (r.rowCount === 0) return reply.code(404).send({ message: 'access token not found' });
-    return reply.code(204).send();
+  app.delete('/api/auth/users/:id/tokens/:tokenId', { config: admin }, async (req, reply) => {
+    const { id, tokenId } = req.params as { id: string; tokenId: string };
+    if (!(await personExists(id))) return reply.code(404).send({ message: 'user not found' });
+    return revokeToken(db, reply, id, tokenId);
   });
 }

@@ -15,6 +15,7 @@ import {
   type Traits,
 } from './identities.ts';
 import { revokeAllSessions } from './sessions.ts';
+import { revokeAllTokens } from './tokens.ts';
 import { insertFlow } from './flows/store.ts';
 
 /**
@@ -196,7 +197,12 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
           id,
           b.active ? 'active' : 'inactive',
         ]);
-        if (!b.active) await revokeAllSessions(tx, id);
+        // signed out everywhere, and tokens revoked for good: reactivating the account must not
+        // bring back a token that may have leaked meanwhile
+        if (!b.active) {
+          await revokeAllSessions(tx, id);
+          await revokeAllTokens(tx, id);
+        }
       }
       return 'ok' as const;
     });
@@ -218,7 +224,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
       await tx.query(`UPDATE people SET deleted_at = now() WHERE id = $1`, [id]);
       await tx.query(`UPDATE identities SET state = 'inactive', state_changed_at = now() WHERE id = $1`, [id]);
       await revokeAllSessions(tx, id);
-      await tx.query(`UPDATE access_tokens SET deleted_at = now() WHERE person_id = $1 AND deleted_at IS NULL`, [id]);
+      await revokeAllTokens(tx, id);
       return 'ok' as const;
     });
     if (outcome === 'last-admin')

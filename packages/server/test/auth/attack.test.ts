@@ -312,6 +312,7 @@ for (const driver of testDrivers()) {
         expect(list.body.find((x: any) => x.id === created.body.id)).toEqual({
           id: created.body.id,
           name: 'shown-once',
+          role: null,
           expires_at: null,
           last_used_at: expect.anything(),
           created_at: expect.any(String),

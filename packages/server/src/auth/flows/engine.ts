@@ -7,7 +7,7 @@ import { CSRF_COOKIE, UI_PATHS, checkReturnTo, isUuid, setCsrfCookie, setSession
 import type { Identity } from '../identities.ts';
 import { createSession, type AuthMethod, type Session } from '../sessions.ts';
 import {
-  insertFlow,
+  insertClientFlow,
   isExpired,
   loadFlow,
   lockFlow,
@@ -208,9 +208,36 @@ export function flowRoutes(app: FastifyInstance, deps: EngineDeps) {
     return fr;
   };
 
+  /**
+   * Every flow a browser asks for is a row written for an anonymous caller, so new flows have two
+   * brakes per client address: WATCHDECK_AUTH_FLOW_RATE_LIMIT a minute (one budget for all flow
+   * types; the rate limiter's address, IPv6 grouped by subnet, also keys the cap) and at most
+   * WATCHDECK_AUTH_FLOWS_PER_ADDRESS rows (insertClientFlow). Refusals are 429 and write nothing.
+   */
+  const flowBudget = app.createRateLimit({ max: config.authFlowRateLimit, timeWindow: 60_000 });
+  const tooMany = (reply: FastifyReply, seconds: number, reason: string): never => {
+    reply.header('retry-after', String(seconds));
+    throw new AuthError('too_many_requests', { reason, details: { retry_after_seconds: seconds }, ephemeral: true });
+  };
+  /** Spends one from the address's budget (before anything else is done for the caller); its key. */
+  const takeFlowBudget = async (fr: FlowRequest): Promise<string> => {
+    const budget = await flowBudget(fr.req);
+    if ('isExceeded' in budget && budget.isExceeded) {
+      const wait = Math.max(1, budget.ttlInSeconds);
+      tooMany(fr.reply, wait, `Too many new forms from this address: try again in ${wait} second(s).`);
+    }
+    return budget.key;
+  };
+  const createFlow = async (fr: FlowRequest, address: string, f: NewFlow): Promise<FlowRow> => {
+    const clientHash = sha256(`flows:${address}`);
+    const flow = await insertClientFlow(db, { ...f, clientHash }, config.authFlowsPerAddress);
+    if (!flow) tooMany(fr.reply, 60, 'Too many open forms from this address: finish or wait for one to expire.');
+    return flow!;
+  };
+
   app.setErrorHandler(async (err, req, reply) => {
     if (err instanceof AuthError) {
-      const body = await storeFlowError(db, err).catch(() => err.toBody());
+      const body = err.ephemeral ? err.toBody() : await storeFlowError(db, err).catch(() => err.toBody());
       // the web app's flow-error page lives at an id route (/error/:id); /error?error_code= is
       // the other, code-based error page
       if (wantsHtml(req) && req.method === 'GET' && body.id)
@@ -227,19 +254,21 @@ export function flowRoutes(app: FastifyInstance, deps: EngineDeps) {
   const expired = async (kind: FlowKind, fr: FlowRequest, flow: FlowRow): Promise<never> => {
     let replacement: FlowRow | undefined;
     try {
+      const address = await takeFlowBudget(fr);
       const init = await kind.prepare(fr, {
         returnTo: flow.return_to ?? undefined,
         aal: flow.requested_aal ?? undefined,
         refresh: flow.refresh,
       });
-      replacement = await insertFlow(db, {
+      replacement = await createFlow(fr, address, {
         type: kind.type,
         requestUrl: flow.request_url ?? undefined,
         ...init,
         internal: { ...init.internal, csrf_cookie_hash: fr.csrfCookieHash },
       });
     } catch {
-      // the situation changed (signed in meanwhile, ...): the browser restarts from scratch
+      // the situation changed (signed in meanwhile, a flow brake, ...): the browser restarts from scratch
+      fr.reply.removeHeader('retry-after');
     }
     throw new AuthError('self_service_flow_expired', {
       useFlowId: replacement?.id,
@@ -259,11 +288,13 @@ export function flowRoutes(app: FastifyInstance, deps: EngineDeps) {
     app.get(`${base}/browser`, async (req, reply) => {
       const query = req.query as Record<string, string | undefined>;
       const fr = await makeRequest(req, reply);
+      // first: a refused preparation (no session, registration off, ...) is a stored error, a row too
+      const address = await takeFlowBudget(fr);
       const returnTo = checkReturnTo(query.return_to, req, config);
       const aal = query.aal === 'aal2' ? 'aal2' : query.aal === 'aal1' || !query.aal ? undefined : 'bad';
       if (aal === 'bad') throw new AuthError('bad_request', { reason: 'aal must be aal1 or aal2' });
       const init = await kind.prepare(fr, { returnTo, aal, refresh: query.refresh === 'true' });
-      const flow = await insertFlow(db, {
+      const flow = await createFlow(fr, address, {
         type: kind.type,
         requestUrl: req.url,
         returnTo,

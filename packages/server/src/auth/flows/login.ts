@@ -11,7 +11,15 @@ import {
 } from '../identities.ts';
 import { burnPasswordCheck, verifyPassword } from '../password.ts';
 import { getSessionById, recordFactor, revokeSession, sessionJson, type AuthMethod } from '../sessions.ts';
-import { clearLoginFailures, loginRetryAfter, recordLoginFailure, throttleKey } from '../login-throttle.ts';
+import { openTotpSecret } from '../secrets-at-rest.ts';
+import {
+  clearLoginFailures,
+  factorRetryAfter,
+  factorThrottleKey,
+  loginRetryAfter,
+  recordLoginFailure,
+  throttleKey,
+} from '../login-throttle.ts';
 import { browserUrl, FormError, type FlowKind, type FlowRequest } from './engine.ts';
 import { updateFlow, type FlowRow } from './store.ts';
 import { input, MSG, submit } from './ui.ts';
@@ -182,6 +190,17 @@ async function password(fr: FlowRequest, flow: FlowRow, body: Record<string, str
   };
 }
 
+/** Refuses a code before it is checked while the account's second step is locked (429). */
+async function codeGuard(fr: FlowRequest, key: string): Promise<void> {
+  const retryAfter = await factorRetryAfter(fr.q, key);
+  if (retryAfter <= 0) return;
+  fr.reply.header('retry-after', String(retryAfter));
+  throw new AuthError('too_many_attempts', {
+    reason: `Too many wrong codes for this account: try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
+    details: { retry_after_seconds: retryAfter },
+  });
+}
+
 async function secondFactor(fr: FlowRequest, flow: FlowRow, body: Record<string, string>) {
   const cur = fr.current;
   if (!cur) throw new AuthError('session_inactive', { redirectBrowserTo: browserUrl('login') });
@@ -189,22 +208,38 @@ async function secondFactor(fr: FlowRequest, flow: FlowRow, body: Record<string,
   const id = cur.identity.id;
   let method: AuthMethod;
 
+  // TOTP and backup codes can be guessed: one brake per account covers both (codeGuard)
+  const throttle = factorThrottleKey(id);
   if (body.method === 'totp') {
     const cred = await getCredential<{ secret: string; last_step?: number }>(fr.q, id, 'totp');
     if (!cred) throw new FormError([MSG.noStrategy]);
     if (!body.totp_code) throw new FormError([], { totp_code: [MSG.required('totp_code')] });
-    const r = await checkTotp(cred.config.secret, body.totp_code, cred.config.last_step);
-    if (!r.ok) throw new FormError([], { totp_code: [MSG.invalidTotp] });
+    await codeGuard(fr, throttle);
+    const secret = openTotpSecret(fr.ctx.box, cred.config.secret);
+    if (secret === undefined) {
+      // not the person's fault, so not counted: the server's key no longer fits the stored secret
+      fr.ctx.log.error({ identity: id }, 'auth: cannot decrypt a TOTP secret; was WATCHDECK_SECRET_KEY changed?');
+      throw new FormError([MSG.totpUnavailable]);
+    }
+    const r = await checkTotp(secret, body.totp_code, cred.config.last_step);
+    if (!r.ok) {
+      await recordLoginFailure(fr.q, throttle); // committed with the form's 400
+      throw new FormError([], { totp_code: [MSG.invalidTotp] });
+    }
     await saveCredential(fr.q, id, 'totp', { ...cred.config, last_step: r.step });
+    await clearLoginFailures(fr.q, throttle);
     method = 'totp';
   } else if (body.method === 'lookup_secret') {
     const cred = await getCredential<LookupConfig>(fr.q, id, 'lookup_secret');
     if (!cred) throw new FormError([MSG.noStrategy]);
     if (!body.lookup_secret) throw new FormError([], { lookup_secret: [MSG.required('lookup_secret')] });
+    await codeGuard(fr, throttle);
     const r = useLookupCode(cred.config, body.lookup_secret);
+    if (r.result !== 'ok') await recordLoginFailure(fr.q, throttle);
     if (r.result === 'used') throw new FormError([], { lookup_secret: [MSG.usedLookup] });
     if (r.result === 'invalid') throw new FormError([], { lookup_secret: [MSG.invalidLookup] });
     await saveCredential(fr.q, id, 'lookup_secret', r.config);
+    await clearLoginFailures(fr.q, throttle);
     method = 'lookup_secret';
   } else if (body.method === 'webauthn') {
     const cred = await getCredential<WebauthnConfig>(fr.q, id, 'webauthn');

@@ -24,6 +24,7 @@ import {
 } from '../identities.ts';
 import { passwordPolicyViolation } from '../password.ts';
 import { isPrivileged, recordFactor, revokeAllSessions } from '../sessions.ts';
+import { openTotpSecret, sealTotpSecret } from '../secrets-at-rest.ts';
 import {
   browserUrl,
   FormError,
@@ -53,7 +54,8 @@ export async function settingsInternal(fr: FlowRequest, identity: Identity): Pro
     keys,
   );
   return {
-    ...(f.totp ? {} : { totp_secret: newTotpSecret() }),
+    // the offered secret is stored sealed like the credential it becomes (secrets-at-rest.ts)
+    ...(f.totp ? {} : { totp_secret: sealTotpSecret(fr.ctx.box, newTotpSecret()) }),
     webauthn_options: options as unknown as FlowInternal['webauthn_options'],
   };
 }
@@ -93,6 +95,7 @@ export const settingsKind: FlowKind = {
     const f = await secondFactors(fr.q, identity.id);
     const keys = (await getCredential<WebauthnConfig>(fr.q, identity.id, 'webauthn'))?.config.credentials ?? [];
     const ic = flow.internal_context;
+    const offered = ic.totp_secret ? openTotpSecret(fr.ctx.box, ic.totp_secret) : undefined;
     const nodes: UiNode[] = [
       input('profile', 'traits.email', 'email', { value: identity.traits.email, required: true, label: 'Email' }),
       input('profile', 'traits.name.first', 'text', {
@@ -111,20 +114,15 @@ export const settingsKind: FlowKind = {
     ];
     if (f.totp) {
       nodes.push(input('totp', 'totp_unlink', 'submit', { value: 'true', label: 'Unlink TOTP Authenticator App' }));
-    } else if (ic.totp_secret) {
+    } else if (offered) {
       nodes.push(
         text(
           'totp',
           'totp_secret_key',
-          ic.totp_secret,
+          offered,
           'This is your authenticator app secret. Use it if you can not scan the QR code.',
         ),
-        text(
-          'totp',
-          'totp_url',
-          totpUri(ic.totp_secret, identity.traits.email),
-          'Authenticator app QR code (otpauth URI)',
-        ),
+        text('totp', 'totp_url', totpUri(offered, identity.traits.email), 'Authenticator app QR code (otpauth URI)'),
         input('totp', 'totp_code', 'text', { required: true, label: 'Verify code', autocomplete: 'one-time-code' }),
         submit('totp', 'Save'),
       );
@@ -213,14 +211,15 @@ export const settingsKind: FlowKind = {
       case 'totp': {
         if (body.totp_unlink === 'true') {
           await deleteCredential(fr.q, identity.id, 'totp');
-          return saved({ ...flow.internal_context, totp_secret: newTotpSecret() });
+          return saved({ ...flow.internal_context, totp_secret: sealTotpSecret(fr.ctx.box, newTotpSecret()) });
         }
-        const secret = flow.internal_context.totp_secret;
-        if (!secret) throw new FormError([MSG.noSettingsStrategy]);
+        const sealed = flow.internal_context.totp_secret;
+        const secret = sealed ? openTotpSecret(fr.ctx.box, sealed) : undefined;
+        if (!sealed || !secret) throw new FormError([MSG.noSettingsStrategy]);
         if (!body.totp_code) throw new FormError([], { totp_code: [MSG.required('totp_code')] });
         const r = await checkTotp(secret, body.totp_code);
         if (!r.ok) throw new FormError([], { totp_code: [MSG.invalidTotp] });
-        await saveCredential(fr.q, identity.id, 'totp', { secret, last_step: r.step });
+        await saveCredential(fr.q, identity.id, 'totp', { secret: sealed, last_step: r.step });
         await recordFactor(fr.q, cur.session.id, 'totp', 'aal2'); // just proved possession of the app
         const { totp_secret: _done, ...rest } = flow.internal_context;
         return saved(rest);

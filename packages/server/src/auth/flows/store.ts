@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/index.ts';
+import type { Db, Queryable } from '../../db/index.ts';
 import { randomToken } from '../crypto.ts';
 import type { UiText } from './ui.ts';
 
@@ -17,6 +17,7 @@ export const FLOW_TTL_MS = 60 * 60_000;
 export interface FlowInternal {
   /** sha256 of the CSRF cookie the flow is bound to; absent for flows created server-side (invites) */
   csrf_cookie_hash?: string;
+  /** the TOTP secret offered for enrolment, sealed like the credential (secrets-at-rest.ts) */
   totp_secret?: string;
   lookup_pending?: string[];
   /** the WebAuthn options shown with this flow; their challenge is what the key must sign */
@@ -61,12 +62,14 @@ export interface NewFlow {
   refresh?: boolean;
   internal?: FlowInternal;
   ttlMs?: number;
+  /** the hashed client address a browser's flow counts against (insertClientFlow) */
+  clientHash?: string;
 }
 
 export async function insertFlow(q: Queryable, f: NewFlow): Promise<FlowRow> {
   const r = await q.query<FlowRow>(
-    `INSERT INTO identity_flows (type, identity_id, state, csrf_token, request_url, return_to, requested_aal, refresh, internal_context, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) RETURNING ${COLUMNS}`,
+    `INSERT INTO identity_flows (type, identity_id, state, csrf_token, request_url, return_to, requested_aal, refresh, internal_context, expires_at, client_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11) RETURNING ${COLUMNS}`,
     [
       f.type,
       f.identityId ?? null,
@@ -78,9 +81,49 @@ export async function insertFlow(q: Queryable, f: NewFlow): Promise<FlowRow> {
       f.refresh ?? false,
       JSON.stringify(f.internal ?? {}),
       new Date(Date.now() + (f.ttlMs ?? FLOW_TTL_MS)).toISOString(),
+      f.clientHash ?? null,
     ],
   );
   return r.rows[0];
+}
+
+/**
+ * Inserts a flow a browser asked for, keeping at most `cap` flows per client address: at the cap,
+ * that address's expired flows go first, then its oldest flows never used since they were made
+ * (a form opened and abandoned). Answers undefined, writing nothing, when all of them are in use.
+ * Serialised per address, so concurrent requests cannot overshoot the cap.
+ */
+export async function insertClientFlow(
+  db: Db,
+  f: NewFlow & { clientHash: string },
+  cap: number,
+): Promise<FlowRow | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [f.clientHash]);
+    const count = async () =>
+      (
+        await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM identity_flows WHERE client_hash = $1`, [
+          f.clientHash,
+        ])
+      ).rows[0].n;
+    let n = await count();
+    if (n >= cap) {
+      await tx.query(`DELETE FROM identity_flows WHERE client_hash = $1 AND expires_at <= now()`, [f.clientHash]);
+      n = await count();
+    }
+    if (n >= cap) {
+      // updated_at moves with every submission, so equal stamps mean the flow was never used
+      await tx.query(
+        `DELETE FROM identity_flows WHERE id IN (
+           SELECT id FROM identity_flows WHERE client_hash = $1 AND updated_at = created_at
+            ORDER BY created_at LIMIT $2)`,
+        [f.clientHash, n - cap + 1],
+      );
+      n = await count();
+    }
+    if (n >= cap) return undefined;
+    return insertFlow(tx, f);
+  });
 }
 
 export async function loadFlow(q: Queryable, id: string, type: FlowType): Promise<FlowRow | undefined> {

@@ -51,6 +51,12 @@ export const MSG = {
     text: 'An account with the same identifier (email, phone, username, ...) exists already.',
   },
   invalidTotp: { id: 4000008, type: 'error', text: 'The provided authentication code is invalid, please try again.' },
+  /** the stored TOTP secret cannot be decrypted with the server's key (an operator's problem) */
+  totpUnavailable: {
+    id: 5000001,
+    type: 'error',
+    text: 'The authenticator app cannot be checked right now. Use a backup recovery code or a security key, or ask an administrator.',
+  },
   invalidLookup: { id: 4000016, type: 'error', text: 'The backup recovery code is not valid.' },
   usedLookup: { id: 4000012, type: 'error', text: 'This backup recovery code has already been used.' },
   webauthnFailed: { id: 4000015, type: 'error', text: 'The security key could not be verified. Please try again.' },

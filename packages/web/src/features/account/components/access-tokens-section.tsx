@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { KeyRound, Trash2 } from 'lucide-react';
+import { ROLES, roleWithin, type Role } from '@watchdeck/core';
 import { inputClass } from '../../../components/forms/form-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
@@ -8,6 +9,7 @@ import { RelativeTime } from '../../../components/ui/relative-time.tsx';
 import { ShownOnce } from '../../../components/ui/shown-once.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
+import { useWhoami } from '../../../lib/session.tsx';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
 import { useAccessTokens, useCreateAccessToken, useRevokeAccessToken, type AccessToken } from '../api/tokens.ts';
 
@@ -19,16 +21,24 @@ export const TOKEN_LIFETIMES = [
   { label: 'No expiry', value: '' },
 ] as const;
 
+/** The role select's value for an unscoped token: it acts with the owner's current roles. */
+const OWN_ROLES = '';
+export const OWN_ROLES_LABEL = 'My roles';
+
 /**
  * /profile-settings: personal access tokens for scripts and the kubeconfig
- * (`Authorization: Bearer <token>`). A token acts as its owner with the owner's current roles.
+ * (`Authorization: Bearer <token>`). A token acts as its owner, with the owner's current roles or
+ * with a role chosen here, never above the owner's (the server checks; the list only offers those).
  */
 export function AccessTokensSection() {
   const tokens = useAccessTokens();
   const create = useCreateAccessToken();
   const revoke = useRevokeAccessToken();
+  const myRoles = useWhoami().roles;
+  const scopes = ROLES.filter((r) => roleWithin(r, myRoles));
   const [name, setName] = useState('');
   const [lifetime, setLifetime] = useState<string>(TOKEN_LIFETIMES[0].value);
+  const [role, setRole] = useState<string>(OWN_ROLES);
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
 
@@ -36,7 +46,11 @@ export function AccessTokensSection() {
     e.preventDefault();
     if (!name.trim()) return;
     try {
-      const t = await create.mutateAsync({ name: name.trim(), expires_in: lifetime || null });
+      const t = await create.mutateAsync({
+        name: name.trim(),
+        expires_in: lifetime || null,
+        role: role === OWN_ROLES ? null : (role as Role),
+      });
       setCreated({ name: t.name, token: t.token });
       setName('');
     } catch (err) {
@@ -45,18 +59,29 @@ export function AccessTokensSection() {
   };
 
   return (
-    <section aria-labelledby="settings-tokens-title" data-testid="settings-tokens" className="rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
+    <section
+      aria-labelledby="settings-tokens-title"
+      data-testid="settings-tokens"
+      className="rounded-lg border border-gray-200 bg-white p-6 shadow-sm"
+    >
       <h2 id="settings-tokens-title" className="text-base font-semibold text-gray-900">
         Access tokens
       </h2>
       <p className="mt-1 mb-4 text-sm text-gray-500">
-        For scripts and kubectl: send a token as <code className="text-xs">Authorization: Bearer &lt;token&gt;</code>. It acts as you, with your roles.
+        For scripts and kubectl: send a token as <code className="text-xs">Authorization: Bearer &lt;token&gt;</code>.
+        It acts as you, with your roles or with a lower role you choose.
       </p>
 
       <form onSubmit={(e) => void submit(e)} className="flex flex-wrap items-end gap-2">
         <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm text-gray-700">
           Token name
-          <input className={inputClass()} value={name} maxLength={200} placeholder="e.g. CI pipeline" onChange={(e) => setName(e.target.value)} />
+          <input
+            className={inputClass()}
+            value={name}
+            maxLength={200}
+            placeholder="e.g. CI pipeline"
+            onChange={(e) => setName(e.target.value)}
+          />
         </label>
         <label className="flex flex-col gap-1 text-sm text-gray-700">
           Expires in
@@ -64,6 +89,17 @@ export function AccessTokensSection() {
             {TOKEN_LIFETIMES.map((l) => (
               <option key={l.value} value={l.value}>
                 {l.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-sm text-gray-700">
+          Role
+          <select className={inputClass()} value={role} onChange={(e) => setRole(e.target.value)}>
+            <option value={OWN_ROLES}>{OWN_ROLES_LABEL}</option>
+            {scopes.map((r) => (
+              <option key={r} value={r}>
+                {r}
               </option>
             ))}
           </select>
@@ -98,6 +134,7 @@ export function AccessTokensSection() {
             <thead className="border-b border-gray-200 text-xs text-gray-500 uppercase">
               <tr>
                 <th className="py-2 font-medium">Name</th>
+                <th className="py-2 font-medium">Role</th>
                 <th className="py-2 font-medium">Created</th>
                 <th className="py-2 font-medium">Expires</th>
                 <th className="py-2 font-medium">Last used</th>
@@ -108,6 +145,7 @@ export function AccessTokensSection() {
               {tokens.data.map((t) => (
                 <tr key={t.id}>
                   <td className="py-2 font-medium text-gray-900">{t.name}</td>
+                  <td className="py-2 text-gray-600">{t.role ?? OWN_ROLES_LABEL}</td>
                   <td className="py-2 text-gray-600">
                     <RelativeTime at={t.created_at} />
                   </td>
@@ -116,7 +154,13 @@ export function AccessTokensSection() {
                     <RelativeTime at={t.last_used_at} fallback="Never" />
                   </td>
                   <td className="py-2 text-right">
-                    <Button size="icon" variant="ghost" aria-label={`Revoke ${t.name}`} title="Revoke" onClick={() => setRevoking(t)}>
+                    <Button
+                      size="icon"
+                      variant="ghost"
+                      aria-label={`Revoke ${t.name}`}
+                      title="Revoke"
+                      onClick={() => setRevoking(t)}
+                    >
                       <Trash2 size={14} aria-hidden />
                     </Button>
                   </td>

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EditUserInput, InviteUserInput, UserRecord } from '@watchdeck/core';
+import type { AccessTokenRecord, EditUserInput, InviteUserInput, UserRecord } from '@watchdeck/core';
 import { apiRequest } from '../../../lib/http.ts';
 
 /**
@@ -59,3 +59,28 @@ export function useDeleteUser() {
 }
 
 export const fullName = (u: Pick<UserRecord, 'name'>) => `${u.name.first} ${u.name.last}`.trim();
+
+/**
+ * An administrator's view of one user's personal access tokens (GET/DELETE
+ * /api/auth/users/:id/tokens): names, roles and dates, never the token values.
+ */
+export const userTokensKey = (id: string) => ['users', 'tokens', id] as const;
+
+export function useUserTokens(id: string) {
+  return useQuery({
+    queryKey: userTokensKey(id),
+    queryFn: ({ signal }) =>
+      apiRequest<AccessTokenRecord[]>(`/auth/users/${encodeURIComponent(id)}/tokens`, { signal }),
+  });
+}
+
+export function useRevokeUserToken(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (tokenId: string) =>
+      apiRequest<void>(`/auth/users/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`, {
+        method: 'DELETE',
+      }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: userTokensKey(id) }),
+  });
+}

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Pencil, RotateCw, Trash2, UserPlus } from 'lucide-react';
+import { KeyRound, Pencil, RotateCw, Trash2, UserPlus } from 'lucide-react';
 import type { UserRecord } from '@watchdeck/core';
 import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -10,13 +10,15 @@ import { fullName, useUsers } from '../api/users.ts';
 import { InviteUserDialog } from '../components/invite-user-dialog.tsx';
 import { EditUserDialog } from '../components/edit-user-dialog.tsx';
 import { DeleteUserDialog } from '../components/delete-user-dialog.tsx';
+import { UserTokensDialog } from '../components/user-tokens-dialog.tsx';
 import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
 import { RelativeTime } from '../../../components/ui/relative-time.tsx';
 
 /**
  * /settings/users (seed 002 section 2.17): the users table with the highest role shown, an
- * Invite User button, and edit and delete per row. Reading needs identities read (the route
- * guard), the buttons identities write. Paged on the server, page and size in the URL.
+ * Invite User button, and edit and delete per row, plus the row's access tokens (listed and
+ * revoked by an administrator). Reading needs identities read (the route guard), the buttons
+ * identities write. Paged on the server, page and size in the URL.
  */
 
 const ROLE_BADGE: Record<UserRecord['role'], string> = {
@@ -35,6 +37,7 @@ export function UsersPage() {
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<UserRecord | null>(null);
   const [deleting, setDeleting] = useState<UserRecord | null>(null);
+  const [tokensOf, setTokensOf] = useState<UserRecord | null>(null);
 
   const columns = useMemo(
     () =>
@@ -75,16 +78,31 @@ export function UsersPage() {
               <span className="text-gray-500">{row.original.state}</span>
             ),
         }),
-        col.accessor('last_login', { header: 'Last Login', cell: (c) => <RelativeTime at={c.getValue()} fallback={<span className="text-gray-400">—</span>} /> }),
-        col.accessor('created_at', { header: 'Created', cell: (c) => <RelativeTime at={c.getValue()} fallback={<span className="text-gray-400">—</span>} /> }),
+        col.accessor('last_login', {
+          header: 'Last Login',
+          cell: (c) => <RelativeTime at={c.getValue()} fallback={<span className="text-gray-400">—</span>} />,
+        }),
+        col.accessor('created_at', {
+          header: 'Created',
+          cell: (c) => <RelativeTime at={c.getValue()} fallback={<span className="text-gray-400">—</span>} />,
+        }),
         ...(canWrite
           ? [
               col.display({
                 id: 'actions',
                 header: () => <span className="sr-only">Actions</span>,
-                meta: { align: 'right' as const, className: 'w-24' },
+                meta: { align: 'right' as const, className: 'w-32' },
                 cell: ({ row }) => (
                   <span className="inline-flex gap-1">
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Access tokens of ${fullName(row.original)}`}
+                      title="Access tokens"
+                      onClick={() => setTokensOf(row.original)}
+                    >
+                      <KeyRound size={15} aria-hidden />
+                    </Button>
                     <Button
                       variant="ghost"
                       size="icon"
@@ -154,6 +172,7 @@ export function UsersPage() {
       <InviteUserDialog open={inviting} onOpenChange={setInviting} />
       {editing && <EditUserDialog key={editing.id} user={editing} onClose={() => setEditing(null)} />}
       {deleting && <DeleteUserDialog key={deleting.id} user={deleting} onClose={() => setDeleting(null)} />}
+      {tokensOf && <UserTokensDialog key={tokensOf.id} user={tokensOf} onClose={() => setTokensOf(null)} />}
     </div>
   );
 }
