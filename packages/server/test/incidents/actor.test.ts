@@ -207,7 +207,7 @@ for (const driver of testDrivers()) {
       expect(writable).toContain('comments');
       const triggered = (
         await db.query<{ t: string }>(
-          `SELECT c.relname AS t FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid WHERE g.tgname = 'created_by_caller'`,
+          `SELECT c.relname AS t FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid WHERE g.tgname = 'zz_created_by_caller'`,
         )
       ).rows.map((r) => r.t);
       expect(writable.filter((t) => !triggered.includes(t))).toEqual([]);

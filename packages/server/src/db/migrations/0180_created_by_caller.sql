@@ -34,7 +34,10 @@ END
 $$;
 
 -- Every table /api/db writes that has a created_by column (db/exposed.ts; the test
--- test/incidents/actor.test.ts checks that each such table has this trigger).
+-- test/incidents/actor.test.ts checks that each such table has this trigger). Named to fire
+-- after the tables' other BEFORE triggers (they fire in name order): it has the last word, and a
+-- table's own stricter check still sees what the client sent (responders_guard answers 400 to a
+-- changed creator).
 DO $$
 DECLARE
   t text;
@@ -45,7 +48,7 @@ BEGIN
     'responders', 'playbooks', 'playbook_runs', 'notifications', 'notification_silences', 'connections',
     'logging_backends']
   LOOP
-    EXECUTE format('CREATE TRIGGER created_by_caller BEFORE INSERT OR UPDATE ON %I FOR EACH ROW EXECUTE FUNCTION created_by_caller()', t);
+    EXECUTE format('CREATE TRIGGER zz_created_by_caller BEFORE INSERT OR UPDATE ON %I FOR EACH ROW EXECUTE FUNCTION created_by_caller()', t);
   END LOOP;
 END
 $$;
