@@ -111,6 +111,16 @@ for (const driver of testDrivers()) {
       expect((await other.login('root@example.com', PASSWORD)).status).toBe(200);
       expect((await other.post('/api/auth/logout')).status).toBe(204);
       expect((await other.get('/api/auth/whoami')).status).toBe(401);
+      // a script without a token marks its body-less write as JSON (an empty JSON body is no body)
+      const tok = await admin.post('/api/auth/tokens', { name: 'to revoke' });
+      const revoke = await raw(admin, 'DELETE', `/api/auth/tokens/${tok.body.id}`, {
+        'content-type': 'application/json',
+      });
+      expect(revoke.status).toBe(204);
+      // a malformed JSON body is still a 400
+      expect((await raw(admin, 'POST', '/api/auth/tokens', { 'content-type': 'application/json' }, '{')).status).toBe(
+        400,
+      );
     });
 
     it('does not ask bearer-token callers, and keeps the identity flows form posts working', async () => {
