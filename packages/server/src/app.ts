@@ -8,7 +8,7 @@ import type { Db } from './db/index.ts';
 import { version } from './version.ts';
 import { restPlugin, withWriteChecks } from './pgrest/index.ts';
 import { exposedTables } from './db/exposed.ts';
-import { registerAuth, PUBLIC } from './auth/index.ts';
+import { registerAuth, registerBrowserProtections, redactUrl, PUBLIC } from './auth/index.ts';
 import { createEngines, type Engines } from './jobs/index.ts';
 import { connectionRoutes } from './connections/routes.ts';
 import { SecretBox } from './connections/secret-box.ts';
@@ -36,12 +36,22 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
 }
 
+/** What the request serializer reads of a Fastify request. */
+interface SerializedRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
 const defaultWebDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 /** The repository (or installed package tree) this server runs from. */
 const installDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Builds the HTTP app from the area modules. Nothing listens until the caller says so. */
 export async function buildApp({ config, db, logStream }: AppDeps): Promise<FastifyInstance> {
+  const hops = config.trustProxy;
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -49,8 +59,31 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie'],
+            // Fastify's request serializer with secret query values (invitation tokens, flow ids,
+            // logout tokens) redacted; remoteAddress is the forwarded client behind a trusted proxy.
+            serializers: {
+              req: (req: SerializedRequest) => ({
+                method: req.method,
+                url: redactUrl(req.url),
+                host: req.host,
+                remoteAddress: req.ip,
+                remotePort: req.socket?.remotePort,
+              }),
+            },
+            // Fastify's own lines that quote a URL (e.g. 'Route GET:/... not found')
+            hooks: {
+              logMethod(args, method) {
+                for (let i = 0; i < args.length; i++) {
+                  if (typeof args[i] === 'string') args[i] = redactUrl(args[i] as string);
+                }
+                return method.apply(this, args);
+              },
+            },
             ...(logStream ? { stream: logStream } : {}),
           },
+    // WATCHDECK_TRUST_PROXY: whose X-Forwarded-* to believe (client address, protocol, host)
+    // (a hop count as the function Fastify makes of it: its types list no number)
+    trustProxy: typeof hops === 'number' ? (_addr: string, i: number) => i < hops : hops,
     // Keep-alive sockets that are idle are closed on shutdown; busy ones finish their request.
     forceCloseConnections: 'idle',
     bodyLimit: 10 * 1024 * 1024,
@@ -58,6 +91,10 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     // the engine re-parses the raw query string itself.
     routerOptions: { maxParamLength: 500 },
   });
+
+  // Origin/content-type check of state-changing requests and the framing/sniffing/referrer
+  // headers, before any route (auth/browser-protections.ts).
+  registerBrowserProtections(app, config);
 
   const engines = createEngines(db, app.log, {
     workers: config.workers,
@@ -132,6 +169,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)
     actor: (req) => req.caller?.person.id,
+    // triggers that decide by role read them as request.roles (migrations/0180)
+    actorRoles: (req) => req.caller?.roles,
   });
 
   const webDir = config.webDir ? resolve(config.webDir) : defaultWebDir;

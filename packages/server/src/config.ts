@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { durationToMs } from '@watchdeck/core';
@@ -43,6 +44,18 @@ const schema = z.object({
   WATCHDECK_SANDBOX_MAX_OUTPUT_KB: z.coerce.number().int().min(1).max(16384).default(64),
   WATCHDECK_AUTH_FLOW_RATE_LIMIT: z.coerce.number().int().positive().default(60),
   WATCHDECK_AUTH_FLOWS_PER_ADDRESS: z.coerce.number().int().positive().default(200),
+  // behind a reverse proxy; browser protections (README "Security")
+  WATCHDECK_TRUST_PROXY: z
+    .string()
+    .refine((v) => parseTrustProxy(v) !== undefined, "'false', 'true', a hop count, or comma-separated IPs/CIDRs")
+    .default('false'),
+  WATCHDECK_ALLOWED_HOSTS: z.string().default(''),
+  WATCHDECK_FRAME_ANCESTORS: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((v) => !/[;,\r\n]/.test(v), "CSP sources separated by spaces, e.g. 'self' https://wiki.example.com")
+    .default("'none'"),
 });
 
 /**
@@ -103,7 +116,40 @@ export type Config = {
   authFlowRateLimit: number;
   /** self-service flows one client address may hold at once; the oldest unused ones give way */
   authFlowsPerAddress: number;
+  /**
+   * Fastify's trustProxy: which X-Forwarded-For/-Proto/-Host to believe (false: none; true: all;
+   * n: the last n hops; addresses/CIDRs: those proxies). Client address and protocol follow it.
+   */
+  trustProxy: boolean | number | string[];
+  /** host names links in emails may be built from when publicUrl is unset ('host' or 'host:port') */
+  allowedHosts: string[];
+  /** the CSP frame-ancestors sources: who may frame the console ("'none'": nobody) */
+  frameAncestors: string;
 };
+
+/** Names proxy-addr understands besides addresses and CIDRs. */
+const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** WATCHDECK_TRUST_PROXY -> Fastify's trustProxy; undefined when malformed. */
+export function parseTrustProxy(raw: string): boolean | number | string[] | undefined {
+  const v = raw.trim().toLowerCase();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const parts = v
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const valid = (p: string) => {
+    if (PROXY_ADDR_NAMES.has(p)) return true;
+    const [ip, bits, extra] = p.split('/');
+    const family = isIP(ip);
+    if (!family || extra !== undefined) return false;
+    if (bits === undefined) return true;
+    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  };
+  return parts.length && parts.every(valid) ? parts : undefined;
+}
 
 /** 'a.disable=true, b.disable=false' -> { 'a.disable': 'true', 'b.disable': 'false' } */
 export function parseLocalProperties(text: string): Record<string, string> {
@@ -204,5 +250,10 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     secretFiles: files,
     authFlowRateLimit: e.WATCHDECK_AUTH_FLOW_RATE_LIMIT,
     authFlowsPerAddress: e.WATCHDECK_AUTH_FLOWS_PER_ADDRESS,
+    trustProxy: parseTrustProxy(e.WATCHDECK_TRUST_PROXY)!,
+    allowedHosts: e.WATCHDECK_ALLOWED_HOSTS.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    frameAncestors: e.WATCHDECK_FRAME_ANCESTORS,
   };
 }

@@ -41,6 +41,8 @@ export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<StartedS
     HOST: '127.0.0.1',
     WATCHDECK_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // invitation links are built from the request's host only when it is listed (README "Security")
+    WATCHDECK_ALLOWED_HOSTS: '127.0.0.1',
     ...(existsSync(webDir) ? { WATCHDECK_WEB_DIR: webDir } : {}),
     ...env,
   };

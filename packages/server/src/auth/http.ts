@@ -34,9 +34,65 @@ export function publicOrigin(req: FastifyRequest, config: Pick<Config, 'publicUr
   return `${req.protocol}://${req.host}`;
 }
 
-/** Absolute base for links in emails and invitations (keeps a path prefix of the public URL). */
-export function publicBase(req: FastifyRequest, config: Pick<Config, 'publicUrl'>): string {
-  return config.publicUrl ?? publicOrigin(req, config);
+/**
+ * Absolute base for links in emails and invitations (keeps a path prefix of the public URL).
+ * Never an address a caller made up: without WATCHDECK_PUBLIC_URL the request's host counts only
+ * when WATCHDECK_ALLOWED_HOSTS lists it; otherwise the link points at this machine's own port
+ * (http://localhost:PORT) and a warning says which setting is missing.
+ */
+export function publicBase(req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'allowedHosts' | 'port'>): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = (req.host ?? '').toLowerCase();
+  if (host && hostAllowed(host, config.allowedHosts)) return `${req.protocol === 'https' ? 'https' : 'http'}://${host}`;
+  const fallback = `http://localhost:${config.port}`;
+  if (host !== `localhost:${config.port}`) {
+    req.log.warn(
+      { host, link: fallback },
+      'link built for localhost: set WATCHDECK_PUBLIC_URL (or list the host in WATCHDECK_ALLOWED_HOSTS)',
+    );
+  }
+  return fallback;
+}
+
+/** 'example.com:8443' -> ['example.com', '8443']; '[::1]:80' -> ['[::1]', '80']; no port: ''. */
+function splitHost(host: string): [string, string] {
+  const m = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(host);
+  return m ? [m[1], m[2] ?? ''] : [host, ''];
+}
+
+/** An allowed-hosts entry names a host ('ops.example.com': any port) or a host and port. */
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  const [name, port] = splitHost(host.toLowerCase());
+  return allowed.some((entry) => {
+    const [n, p] = splitHost(entry);
+    return n === name && (p === '' || p === port);
+  });
+}
+
+/**
+ * Whether a browser's Origin header names this server: the public URL's origin, the host the
+ * request was sent to (Host, or X-Forwarded-Host from a trusted proxy) or an allowed host. The
+ * scheme is not compared with the request's: behind a TLS proxy that is not trusted the request
+ * says http while the browser says https.
+ */
+export function isOwnOrigin(
+  origin: string,
+  req: FastifyRequest,
+  config: Pick<Config, 'publicUrl' | 'allowedHosts'>,
+): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (config.publicUrl && url.origin === new URL(config.publicUrl).origin) return true;
+  const defaultPort = url.protocol === 'https:' ? '443' : '80';
+  const originPort = url.port || defaultPort;
+  const [reqName, reqPort] = splitHost((req.host ?? '').toLowerCase());
+  if (reqName && reqName === url.hostname && (reqPort || defaultPort) === originPort) return true;
+  return hostAllowed(`${url.hostname}:${originPort}`, config.allowedHosts);
 }
 
 export function isHttps(req: FastifyRequest, config: Pick<Config, 'publicUrl'>): boolean {
@@ -94,6 +150,24 @@ export function setCsrfCookie(reply: FastifyReply, req: FastifyRequest, config: 
     secure: isHttps(req, config),
     maxAge: CSRF_COOKIE_MAX_AGE_S,
   });
+}
+
+/** Query parameters that carry secrets: flow ids and codes, link and logout tokens, CSRF tokens. */
+const SECRET_PARAMS = 'token|flow|code|csrf_token|logout_token|access_token|refresh_token|secret|password|api_key';
+const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_PARAMS})=)[^&#\\s"]*`, 'gi');
+/** under /api/auth an `id` is a flow's (GET .../flows?id=) */
+const AUTH_ID_QUERY = /([?&]id=)[^&#\s"]*/gi;
+
+/**
+ * A URL (or a log message holding one) with the values of secret-bearing query parameters
+ * replaced by [REDACTED], for the request log: an invitation link's token or a flow id in a log
+ * file would let its reader finish someone else's sign-in.
+ */
+export function redactUrl(text: string): string {
+  if (!text.includes('=')) return text;
+  let out = text.replace(SECRET_QUERY, '$1[REDACTED]');
+  if (out.includes('/api/auth/')) out = out.replace(AUTH_ID_QUERY, '$1[REDACTED]');
+  return out;
 }
 
 /** A navigation (link click, form post without JS) rather than a fetch from the web app. */

@@ -21,6 +21,8 @@ import { userRoutes } from './users.ts';
 export { needs, PUBLIC, SIGNED_IN, type RouteAuth, type AccessRule, type CustomRule } from './guard.ts';
 export type { Caller } from './caller.ts';
 export { ensureFirstAdmin } from './first-run.ts';
+export { registerBrowserProtections } from './browser-protections.ts';
+export { redactUrl } from './http.ts';
 
 /**
  * Identity and access for the whole app. Call it first in buildApp, before any other route: it

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/index.ts';
+import { jobOwner } from './job-history.ts';
 
 /**
  * The event queue: rows in `event_queue`, consumed by any number of workers in any number of
@@ -35,6 +36,8 @@ export interface EventQueueOptions {
   pollMs?: number;
   batchSize?: number;
   onError?: (err: unknown, event?: QueuedEvent) => void;
+  /** the engine process (processes.ts) whose job-history rows handlers write */
+  processId?: string;
 }
 
 export async function publishEvent(
@@ -58,7 +61,8 @@ export class EventQueue {
   private running = false;
   private loops: Promise<void>[] = [];
   private wake: (() => void)[] = [];
-  private readonly opts: Required<EventQueueOptions>;
+  private readonly opts: Required<Omit<EventQueueOptions, 'processId'>>;
+  private readonly processId?: string;
 
   constructor(
     private readonly db: Db,
@@ -72,6 +76,7 @@ export class EventQueue {
       batchSize: opts.batchSize ?? 50,
       onError: opts.onError ?? (() => {}),
     };
+    this.processId = opts.processId;
   }
 
   on(name: string, handler: EventHandler, opts: HandlerOptions = {}): void {
@@ -84,7 +89,8 @@ export class EventQueue {
   start(workers = 2): void {
     if (this.running) return;
     this.running = true;
-    for (let i = 0; i < workers; i++) this.loops.push(this.loop());
+    const owner = this.processId;
+    for (let i = 0; i < workers; i++) this.loops.push(owner ? jobOwner.run(owner, () => this.loop()) : this.loop());
   }
 
   /** Stops claiming; resolves when in-flight events are finished. */

@@ -2,20 +2,26 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { EventQueue } from './event-queue.ts';
 import { Scheduler, pruneClaims } from './scheduler.ts';
-import { markStaleRuns, pruneJobHistory, runJob } from './job-history.ts';
+import { pruneJobHistory, runJob } from './job-history.ts';
+import { EngineProcess } from './processes.ts';
 
 export { EventQueue, publishEvent, type QueuedEvent, type EventHandler, type HandlerOptions } from './event-queue.ts';
 export { Scheduler, type JobSource, type ScheduledJob } from './scheduler.ts';
-export { runJob, markStaleRuns } from './job-history.ts';
+export { runJob } from './job-history.ts';
 
 export interface EnginesOptions {
   workers: number;
   jobHistoryRetentionDays: number;
+  /** liveness of this process among the replicas (processes.ts defaults: 10 s beats, 30 s window) */
+  heartbeatMs?: number;
+  staleAfterMs?: number;
 }
 
 export interface Engines {
   scheduler: Scheduler;
   queue: EventQueue;
+  /** this process in engine_processes; its id is on the job-history rows its runs write */
+  process: EngineProcess;
   stop(): Promise<void>;
 }
 
@@ -24,9 +30,25 @@ export interface Engines {
  * housekeeping jobs they need (job-history retention, claim pruning). Areas add their job
  * sources and event handlers before start() is called.
  */
-export function createEngines(db: Db, log: FastifyBaseLogger, opts: EnginesOptions): Engines & { start(): Promise<void> } {
-  const scheduler = new Scheduler(db, { onError: (err, key) => log.error({ err, job: key }, 'scheduled job failed') });
-  const queue = new EventQueue(db, { onError: (err, event) => log.warn({ err, event: event?.name, eventId: event?.event_id }, 'event handler failed') });
+export function createEngines(
+  db: Db,
+  log: FastifyBaseLogger,
+  opts: EnginesOptions,
+): Engines & { start(): Promise<void> } {
+  const proc = new EngineProcess(db, {
+    heartbeatMs: opts.heartbeatMs,
+    staleAfterMs: opts.staleAfterMs,
+    onError: (err) => log.warn({ err }, 'engine heartbeat failed'),
+    onClosed: (count) => log.warn({ count }, 'marked job runs of stopped processes as STOPPED'),
+  });
+  const scheduler = new Scheduler(db, {
+    processId: proc.id,
+    onError: (err, key) => log.error({ err, job: key }, 'scheduled job failed'),
+  });
+  const queue = new EventQueue(db, {
+    processId: proc.id,
+    onError: (err, event) => log.warn({ err, event: event?.name, eventId: event?.event_id }, 'event handler failed'),
+  });
 
   scheduler.addSource({
     name: 'housekeeping',
@@ -34,23 +56,31 @@ export function createEngines(db: Db, log: FastifyBaseLogger, opts: EnginesOptio
       {
         key: 'housekeeping:job-history-retention',
         schedule: '@every 24h',
-        run: () => runJob(db, { name: 'CleanupJobHistory' }, async (ctx) => ctx.success(await pruneJobHistory(db, opts.jobHistoryRetentionDays))).then(() => {}),
+        run: () =>
+          runJob(db, { name: 'CleanupJobHistory' }, async (ctx) =>
+            ctx.success(await pruneJobHistory(db, opts.jobHistoryRetentionDays)),
+          ).then(() => {}),
       },
       { key: 'housekeeping:scheduler-claims', schedule: '@every 1h', run: () => pruneClaims(db) },
     ],
   });
 
+  let started = false;
   return {
     scheduler,
     queue,
+    process: proc,
     async start() {
-      const stale = await markStaleRuns(db);
-      if (stale) log.warn({ count: stale }, 'marked job runs left RUNNING by a previous process as STOPPED');
+      // Registers this process and closes only the runs of processes that are gone.
+      await proc.start();
+      started = true;
       await scheduler.start();
       queue.start(opts.workers);
     },
     async stop() {
       await Promise.all([scheduler.stop(), queue.stop()]);
+      // Our runs are finished: leave, so nobody waits for our heartbeat to lapse.
+      if (started) await proc.stop().catch((err) => log.warn({ err }, 'engine process: leaving failed'));
     },
   };
 }

@@ -1,10 +1,20 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/index.ts';
 
 /**
  * Job history: every engine run records RUNNING, then SUCCESS / WARNING / FAILED with counts,
  * duration and details. The RUNNING row is written before the work starts so a crash leaves a
- * trace, which markStaleRuns turns into STOPPED at the next start-up.
+ * trace; it names the process that runs it (process_id), and once that process stops beating
+ * the survivors mark it STOPPED (processes.ts).
  */
+
+/**
+ * The engine process a run belongs to. The scheduler and the event queue run their work inside
+ * it, so areas call runJob(db, ...) without passing it; two engine instances in one Node process
+ * (tests) each stamp their own runs.
+ */
+export const jobOwner = new AsyncLocalStorage<string>();
+
 export type JobStatus = 'RUNNING' | 'SUCCESS' | 'WARNING' | 'FAILED' | 'STOPPED';
 
 export interface JobContext {
@@ -22,12 +32,16 @@ export interface JobInfo {
   agentId?: string;
 }
 
-export async function runJob<T>(db: Db, info: JobInfo, fn: (ctx: JobContext) => Promise<T>): Promise<{ id: string; status: JobStatus; result?: T }> {
+export async function runJob<T>(
+  db: Db,
+  info: JobInfo,
+  fn: (ctx: JobContext) => Promise<T>,
+): Promise<{ id: string; status: JobStatus; result?: T }> {
   const started = Date.now();
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO job_history (name, resource_type, resource_id, agent_id, status, time_start)
-     VALUES ($1, $2, $3, $4, 'RUNNING', now()) RETURNING id`,
-    [info.name, info.resourceType ?? null, info.resourceId ?? null, info.agentId ?? null],
+    `INSERT INTO job_history (name, resource_type, resource_id, agent_id, status, time_start, process_id)
+     VALUES ($1, $2, $3, $4, 'RUNNING', now(), $5) RETURNING id`,
+    [info.name, info.resourceType ?? null, info.resourceId ?? null, info.agentId ?? null, jobOwner.getStore() ?? null],
   );
   const id = rows[0].id;
   let successCount = 0;
@@ -53,7 +67,15 @@ export async function runJob<T>(db: Db, info: JobInfo, fn: (ctx: JobContext) => 
     ctx.error(err);
   }
   const errorCount = errors.length + Object.keys(keyed).length;
-  const status: JobStatus = thrown ? 'FAILED' : errorCount > 0 ? (successCount > 0 ? 'WARNING' : 'FAILED') : warnings.length ? 'WARNING' : 'SUCCESS';
+  const status: JobStatus = thrown
+    ? 'FAILED'
+    : errorCount > 0
+      ? successCount > 0
+        ? 'WARNING'
+        : 'FAILED'
+      : warnings.length
+        ? 'WARNING'
+        : 'SUCCESS';
   const details: Record<string, unknown> = { ...ctx.details };
   if (Object.keys(keyed).length) details.errors = errors.length ? { ...keyed, '': errors.join('; ') } : keyed;
   else if (errors.length) details.errors = errors.length === 1 ? errors[0] : errors;
@@ -66,20 +88,10 @@ export async function runJob<T>(db: Db, info: JobInfo, fn: (ctx: JobContext) => 
   return { id, status, result };
 }
 
-/** Rows left RUNNING by a crashed process become STOPPED. Called once at start-up. */
-export async function markStaleRuns(db: Db, olderThanMs = 0): Promise<number> {
-  const r = await db.query(
-    `UPDATE job_history SET status = 'STOPPED',
-       details = coalesce(details, '{}'::jsonb) || jsonb_build_object('errors', 'stale: the server stopped while this job was running'),
-       duration_millis = (extract(epoch from (now() - time_start)) * 1000)::bigint, time_end = now()
-     WHERE status = 'RUNNING' AND time_start < now() - ($1::int * interval '1 millisecond')`,
-    [olderThanMs],
-  );
-  return r.rowCount;
-}
-
 /** Deletes job history older than the retention period. */
 export async function pruneJobHistory(db: Db, retentionDays: number): Promise<number> {
-  const r = await db.query(`DELETE FROM job_history WHERE created_at < now() - ($1::int * interval '1 day')`, [retentionDays]);
+  const r = await db.query(`DELETE FROM job_history WHERE created_at < now() - ($1::int * interval '1 day')`, [
+    retentionDays,
+  ]);
   return r.rowCount;
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.ts';
 import { nextRun, parseSchedule, slotPhase, type Schedule } from './schedule.ts';
+import { jobOwner } from './job-history.ts';
 
 /**
  * Runs scheduled work (canaries, scrapers, topologies, scheduled playbooks). Areas register a
@@ -39,6 +40,8 @@ export interface SchedulerOptions {
   onError?: (err: unknown, key?: string) => void;
   /** Called when a due slot was already claimed elsewhere (tests count these). */
   onSkipped?: (key: string, slot: Date) => void;
+  /** the engine process (processes.ts) whose job-history rows these runs write */
+  processId?: string;
 }
 
 export class Scheduler {
@@ -139,7 +142,8 @@ export class Scheduler {
         return;
       }
       entry.running = true;
-      await entry.job.run();
+      const owner = this.opts.processId;
+      await (owner ? jobOwner.run(owner, () => entry.job.run()) : entry.job.run());
     } catch (err) {
       this.opts.onError?.(err, key);
     } finally {

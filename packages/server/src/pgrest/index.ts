@@ -45,6 +45,11 @@ export interface RestOptions {
    * changelog, created_by defaults: migrations/0102_incident_workflow.sql).
    */
   actor?: (req: FastifyRequest) => string | null | undefined;
+  /**
+   * The roles the actor acts with, set alongside it as 'request.roles' (comma-separated) for
+   * triggers that decide by role (only a comment's author or an admin edits it: 0180).
+   */
+  actorRoles?: (req: FastifyRequest) => readonly string[] | null | undefined;
 }
 
 /**
@@ -162,7 +167,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
         for (const t of touched) if (t !== mainTable) await opts.authorize(req, t, 'read');
       }
 
-      const result = await run(opts.db, plan, format, stripNulls, opts.actor?.(req) ?? null);
+      const result = await run(opts.db, plan, format, stripNulls, opts.actor?.(req) ?? null, opts.actorRoles?.(req));
       reply.code(result.status);
       for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
       if (result.body === undefined) return reply.send();
@@ -235,14 +240,25 @@ interface Result {
  * two round trips fewer on the path every list screen takes, and reads of one shape that wait
  * for a connection together are sent together (db/read-batch.ts).
  */
-async function run(db: Db, plan: Plan, format: Format, stripNulls: boolean, actor: string | null): Promise<Result> {
+async function run(
+  db: Db,
+  plan: Plan,
+  format: Format,
+  stripNulls: boolean,
+  actor: string | null,
+  roles: readonly string[] | null | undefined,
+): Promise<Result> {
   if (plan.kind === 'read' && plan.statements.length === 1) {
     const { sql, params } = plan.statements[0];
     return answer(plan, [await db.readRow<Row>(sql, params)], format, stripNulls);
   }
   return db.transaction(async (tx: Queryable) => {
     // transaction-local (is_local = true): gone at COMMIT/ROLLBACK, never leaks to a pooled connection
-    if (actor) await tx.query(`SELECT set_config('request.person_id', $1, true)`, [actor]);
+    if (actor)
+      await tx.query(`SELECT set_config('request.person_id', $1, true), set_config('request.roles', $2, true)`, [
+        actor,
+        (roles ?? []).join(','),
+      ]);
     let rows: Row[] = [];
     for (const stmt of plan.statements) {
       const r = await tx.query<Row>(stmt.sql, stmt.params);

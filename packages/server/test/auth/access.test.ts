@@ -26,7 +26,11 @@ for (const driver of testDrivers()) {
       await db.query(
         `INSERT INTO properties (name, value) VALUES ('playbooks.disable', 'true'), ('logs.disable', 'false'), ('smtp.host', 'mail.internal')`,
       );
-      t = await startLoggedApp(db, { localProperties: { 'incidents.disable': 'true', 'logs.disable': 'true' } });
+      // invitation links are built from the request's host only when it is an allowed one
+      t = await startLoggedApp(db, {
+        localProperties: { 'incidents.disable': 'true', 'logs.disable': 'true' },
+        allowedHosts: ['127.0.0.1'],
+      });
       await createIdentity(db, {
         traits: { email: 'root@example.com', name: { first: 'Root', last: 'Admin' } },
         roles: ['admin'],

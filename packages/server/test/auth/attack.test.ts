@@ -36,7 +36,7 @@ for (const driver of testDrivers()) {
     beforeAll(async () => {
       db = await driver.open();
       // the per-address flood brake has its own test below; here it would only get in the way
-      t = await startLoggedApp(db, { authRateLimit: 10_000 });
+      t = await startLoggedApp(db, { authRateLimit: 10_000, allowedHosts: ['127.0.0.1'] });
       await person('alice@attack.test', ['admin']);
       await person('bob@attack.test');
       await person('carol@attack.test');

@@ -52,7 +52,10 @@ export class Browser {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Res<T>> {
-    const h: Record<string, string> = { accept: 'application/json', ...headers };
+    // Browsers send their Origin with every POST/PUT/PATCH/DELETE (the server's CSRF check reads it).
+    const origin: Record<string, string> =
+      method === 'GET' || method === 'HEAD' ? {} : { origin: new URL(this.base).origin };
+    const h: Record<string, string> = { accept: 'application/json', ...origin, ...headers };
     if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (body !== undefined) h['content-type'] = 'application/json';
     const res = await fetch(this.base + path, {

@@ -37,6 +37,7 @@ for (const driver of testDrivers()) {
         headers: {
           accept: 'application/json',
           cookie: cookies[role],
+          origin: new URL(url).origin, // as the web app's fetch sends it (the CSRF check reads it)
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           ...headers,
         },

@@ -6,6 +6,7 @@ import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 import type { Db } from '../../src/db/index.ts';
 import { hashAccessToken } from '../../src/auth/tokens.ts';
+import { exposedTables } from '../../src/db/exposed.ts';
 
 /**
  * With sign-in on, the changelog's actor is the caller of each /api/db write (request.person_id
@@ -40,7 +41,7 @@ for (const driver of testDrivers()) {
         hashAccessToken(token),
         id,
       ]);
-      const call = async (method: string, path: string, body?: unknown) => {
+      const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
         const res = await fetch(`${url}/api/db/${path}`, {
           method,
           headers: {
@@ -48,6 +49,7 @@ for (const driver of testDrivers()) {
             accept: 'application/json',
             prefer: 'return=representation',
             ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...headers,
           },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
@@ -79,6 +81,136 @@ for (const driver of testDrivers()) {
         'incident.status_updated': ben.id,
         'responder.commented': ben.id,
       });
+    });
+
+    it('ignores a created_by sent by the client: a responder cannot post as the admin', async () => {
+      const admin = await personWithToken('ada', 'admin');
+      const eve = await personWithToken('eve', 'responder');
+      const inc = await eve.call('POST', 'incidents', { title: 'Forged', created_by: admin.id });
+      expect(inc.status, JSON.stringify(inc.body)).toBe(201);
+      expect(inc.body[0].created_by).toBe(eve.id);
+      const incId = inc.body[0].id;
+
+      const hyp = await eve.call('POST', 'hypotheses', {
+        incident_id: incId,
+        title: 'h',
+        type: 'root',
+        created_by: admin.id,
+      });
+      expect(hyp.body[0].created_by).toBe(eve.id);
+      const ev = await eve.call('POST', 'evidences', {
+        hypothesis_id: hyp.body[0].id,
+        type: 'comment',
+        description: 'seen',
+        created_by: admin.id,
+      });
+      expect(ev.status, JSON.stringify(ev.body)).toBe(201);
+      expect(ev.body[0].created_by).toBe(eve.id);
+      const responder = await eve.call('POST', 'responders', {
+        incident_id: incId,
+        type: 'person',
+        person_id: admin.id,
+        created_by: admin.id,
+      });
+      expect(responder.status, JSON.stringify(responder.body)).toBe(201);
+      expect(responder.body[0].created_by).toBe(eve.id);
+
+      // an array insert and an upsert cannot forge it either
+      const comments = await eve.call('POST', 'comments', [
+        { incident_id: incId, comment: 'one', created_by: admin.id },
+        { incident_id: incId, comment: 'two', created_by: null },
+      ]);
+      expect(comments.status, JSON.stringify(comments.body)).toBe(201);
+      expect(comments.body.map((c: any) => c.created_by)).toEqual([eve.id, eve.id]);
+
+      // the changelog names the real author too
+      const h = (await admin.call('GET', `incident_histories?incident_id=eq.${incId}&select=type,created_by`))
+        .body as any[];
+      expect(h.length).toBeGreaterThan(0);
+      expect(new Set(h.map((e) => e.created_by))).toEqual(new Set([eve.id]));
+
+      // an update cannot move it to someone else
+      const moved = await eve.call('PATCH', `incidents?id=eq.${incId}`, { created_by: admin.id, severity: 'high' });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect(moved.body[0]).toMatchObject({ created_by: eve.id, severity: 'high' });
+      const team = await admin.call('POST', 'teams', { name: 'forgers', created_by: eve.id });
+      expect(team.body[0].created_by).toBe(admin.id);
+      const upsert = await eve.call(
+        'POST',
+        'teams?on_conflict=id',
+        { id: team.body[0].id, name: 'forgers', created_by: eve.id },
+        {
+          prefer: 'resolution=merge-duplicates,return=representation',
+        },
+      );
+      // responders may not write teams at all; the admin's own upsert keeps the creator
+      expect(upsert.status).toBe(403);
+      const own = await admin.call(
+        'POST',
+        'teams?on_conflict=id',
+        { id: team.body[0].id, name: 'forgers 2', created_by: eve.id },
+        {
+          prefer: 'resolution=merge-duplicates,return=representation',
+        },
+      );
+      expect(own.status, JSON.stringify(own.body)).toBe(201);
+      expect(own.body[0]).toMatchObject({ name: 'forgers 2', created_by: admin.id });
+    });
+
+    it('lets only the author or an admin edit or delete a comment', async () => {
+      const admin = await personWithToken('adm', 'admin');
+      const ana = await personWithToken('ann', 'responder');
+      const bob = await personWithToken('bob', 'responder');
+      const inc = (await ana.call('POST', 'incidents', { title: 'Comments' })).body[0];
+      const hyp = (await ana.call('POST', 'hypotheses', { incident_id: inc.id, title: 'root', type: 'root' })).body[0];
+      const c = (await ana.call('POST', 'comments', { incident_id: inc.id, hypothesis_id: hyp.id, comment: 'mine' }))
+        .body[0];
+
+      const edit = await bob.call('PATCH', `comments?id=eq.${c.id}`, { comment: 'not yours' });
+      expect(edit.status, JSON.stringify(edit.body)).toBe(403);
+      expect(edit.body.message).toBe('Only the author of a comment or an admin can edit or delete it');
+      const del = await bob.call('DELETE', `comments?id=eq.${c.id}`);
+      expect(del.status).toBe(403);
+      expect((await db.query(`SELECT comment FROM comments WHERE id = $1`, [c.id])).rows).toEqual([
+        { comment: 'mine' },
+      ]);
+
+      const own = await ana.call('PATCH', `comments?id=eq.${c.id}`, { comment: 'mine, edited' });
+      expect(own.status, JSON.stringify(own.body)).toBe(200);
+      expect(own.body[0]).toMatchObject({ comment: 'mine, edited', created_by: ana.id });
+      const byAdmin = await admin.call('PATCH', `comments?id=eq.${c.id}`, { comment: 'moderated' });
+      expect(byAdmin.status, JSON.stringify(byAdmin.body)).toBe(200);
+      expect(byAdmin.body[0].created_by).toBe(ana.id);
+
+      // deleting a hypothesis bob may write takes ana's comments with it
+      const c2 = (await ana.call('POST', 'comments', { incident_id: inc.id, hypothesis_id: hyp.id, comment: 'again' }))
+        .body[0];
+      const c3 = (await ana.call('POST', 'comments', { incident_id: inc.id, comment: 'on the incident' })).body[0];
+      expect((await bob.call('DELETE', `hypotheses?id=eq.${hyp.id}`)).status).toBe(200);
+      expect((await db.query(`SELECT id FROM comments WHERE id = ANY ($1)`, [[c.id, c2.id, c3.id]])).rows).toEqual([
+        { id: c3.id },
+      ]);
+      expect((await ana.call('DELETE', `comments?id=eq.${c3.id}`)).status).toBe(200);
+      expect((await db.query(`SELECT id FROM comments WHERE id = $1`, [c3.id])).rows).toEqual([]);
+    });
+
+    it('forces created_by on every table /api/db writes that has one', async () => {
+      const { rows } = await db.query<{ table_name: string }>(
+        `SELECT c.table_name FROM information_schema.columns c
+           JOIN information_schema.tables t ON t.table_name = c.table_name AND t.table_schema = c.table_schema
+          WHERE c.table_schema = current_schema() AND c.column_name = 'created_by' AND t.table_type = 'BASE TABLE'`,
+      );
+      const writable = rows
+        .map((r) => r.table_name)
+        .filter((t) => exposedTables[t] && !exposedTables[t].readOnly)
+        .sort();
+      expect(writable).toContain('comments');
+      const triggered = (
+        await db.query<{ t: string }>(
+          `SELECT c.relname AS t FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid WHERE g.tgname = 'zz_created_by_caller'`,
+        )
+      ).rows.map((r) => r.t);
+      expect(writable.filter((t) => !triggered.includes(t))).toEqual([]);
     });
   });
 }

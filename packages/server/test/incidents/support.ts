@@ -20,6 +20,7 @@ export function apiAt(url: string): Api {
       headers: {
         accept: 'application/json',
         prefer: 'return=representation',
+        origin: new URL(url).origin, // as the web app's fetch sends it (the CSRF check reads it)
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },

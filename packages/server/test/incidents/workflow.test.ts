@@ -19,6 +19,7 @@ async function call(url: string, method: string, path: string, body?: unknown) {
     headers: {
       accept: 'application/json',
       prefer: 'return=representation',
+      origin: new URL(url).origin, // as the web app's fetch sends it (the CSRF check reads it)
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
