@@ -129,7 +129,9 @@ for (const driver of testDrivers()) {
       });
       expect(inv.status).toBe(201);
       const b = new Browser(t.url);
-      const landed = await b.get(inv.body.link.slice(t.url.length));
+      // the link's host is the public URL's (here the localhost fallback): follow its path here
+      const link = new URL(inv.body.link);
+      const landed = await b.get(link.pathname + link.search);
       expect(landed.status).toBe(303);
       const flowId = new URL(landed.headers.get('location')!, t.url).searchParams.get('flow');
       const settings = (await b.get(`/api/auth/self-service/settings/flows?id=${flowId}`)).body;

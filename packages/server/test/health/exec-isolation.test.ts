@@ -55,6 +55,8 @@ for (const driver of drivers) {
         headers: {
           accept: 'application/json',
           cookie,
+          // as the web app's same-origin calls do (browser protections)
+          origin: url,
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           ...headers,
         },
@@ -228,7 +230,7 @@ for (const driver of testDrivers()) {
       const [check] = await fetch(`${url}/api/db/checks?canary_id=eq.${created.id}&select=id`, {
         headers: { cookie },
       }).then((r) => r.json());
-      const run = await fetch(`${url}/api/canary/run/check/${check.id}`, { method: 'POST', headers: { cookie } }).then(
+      const run = await fetch(`${url}/api/canary/run/check/${check.id}`, { method: 'POST', headers: { cookie, origin: url } }).then(
         (r) => r.json(),
       );
       expect(run).toMatchObject({ pass: false, status: 'unhealthy' });
