@@ -106,6 +106,13 @@ interface Claimed {
 
 /** The claim was taken over (its lease ran out) or the delivery is no longer running. */
 class LeaseLost extends Error {}
+const leaseLost = (d: Claimed) =>
+  new LeaseLost(`the claim on delivery ${d.id} (${d.name} to ${d.consumer}) ran out before it was done`);
+
+/** A worker loop's state: the delivery it handled last, when its done is still to be recorded. */
+interface Worker {
+  finishing?: Claimed;
+}
 
 /** Done events are kept this long, so publishing the same event again soon is still a no-op. */
 const DONE_RETENTION = '1 hour';
@@ -179,8 +186,13 @@ export class EventQueue {
 
   /** Handles due deliveries one at a time until none is due; returns how many. For tests and benches. */
   async drain(): Promise<number> {
+    const w: Worker = {};
     let n = 0;
-    while (await this.handleOne()) n++;
+    try {
+      while (await this.step(w)) n++;
+    } finally {
+      await this.finish(w);
+    }
     return n;
   }
 
@@ -203,10 +215,11 @@ export class EventQueue {
   }
 
   private async loop(): Promise<void> {
+    const w: Worker = {};
     while (this.running) {
       let handled = false;
       try {
-        handled = await this.handleOne();
+        handled = await this.step(w);
       } catch (err) {
         this.onError(err);
       }
@@ -228,35 +241,63 @@ export class EventQueue {
         this.sleepers.push(wake);
       });
     }
+    await this.finish(w).catch((err) => this.onError(err));
   }
 
-  /** Claims one due delivery of this process's consumers and handles it; false when none was due. */
-  private async handleOne(): Promise<boolean> {
+  /** Records the worker's last handled delivery done, when no claim statement did. */
+  private async finish(w: Worker): Promise<void> {
+    const d = w.finishing;
+    if (!d) return;
+    w.finishing = undefined;
+    await this.markDone(this.db, d).catch((err) => this.onError(err));
+  }
+
+  /**
+   * Claims one due delivery of this process's consumers and handles it; false when none was due.
+   * The same statement records the worker's previous delivery done when its handler wrote
+   * nothing (w.finishing): one round trip per delivery instead of two.
+   */
+  private async step(w: Worker): Promise<boolean> {
     const names = [...this.consumers.keys()];
-    if (names.length === 0) return false;
+    const prev = w.finishing;
     // One statement, committed at once: the lease (next_attempt_at) and a fresh claim token.
     // 'running' rows whose lease ran out belonged to a worker that died; they are due again.
-    const { rows } = await this.db.query<Claimed>(
-      `WITH due AS (
-         SELECT id FROM event_deliveries
-         WHERE status IN ('pending', 'running') AND next_attempt_at <= clock_timestamp() AND consumer = ANY ($1::text[])
-         ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED
+    // Each consumer's earliest due delivery is one ordered index read (event_deliveries_due_idx);
+    // the earliest of those is claimed. (One scan over all consumers sorted every due row.)
+    const { rows } = await this.db.query<Claimed & { finished: number }>(
+      `WITH fin AS (
+         UPDATE event_deliveries SET status = 'done', done_at = clock_timestamp(), claim = NULL
+         WHERE id = $3::uuid AND claim = $4::uuid AND status = 'running'
+         RETURNING id
+       ), due AS (
+         SELECT d.id FROM unnest($1::text[]) AS c (name)
+         CROSS JOIN LATERAL (
+           SELECT id, next_attempt_at FROM event_deliveries
+           WHERE consumer = c.name AND status IN ('pending', 'running') AND next_attempt_at <= clock_timestamp()
+           ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED
+         ) d
+         ORDER BY d.next_attempt_at LIMIT 1
+       ), claimed AS (
+         UPDATE event_deliveries d SET status = 'running', attempts = d.attempts + 1, last_attempt = clock_timestamp(),
+           next_attempt_at = clock_timestamp() + ($2::int[])[array_position($1::text[], d.consumer)] * interval '1 millisecond',
+           claim = gen_random_uuid()
+         FROM due, event_queue e
+         WHERE d.id = due.id AND e.id = d.event_id
+         RETURNING d.id, d.consumer, d.attempts, d.claim, e.id AS event_id, e.name, e.event_id AS resource_id, e.properties
        )
-       UPDATE event_deliveries d SET status = 'running', attempts = d.attempts + 1, last_attempt = clock_timestamp(),
-         next_attempt_at = clock_timestamp() + ($2::int[])[array_position($1::text[], d.consumer)] * interval '1 millisecond',
-         claim = gen_random_uuid()
-       FROM due, event_queue e
-       WHERE d.id = due.id AND e.id = d.event_id
-       RETURNING d.id, d.consumer, d.attempts, d.claim, e.id AS event_id, e.name, e.event_id AS resource_id, e.properties`,
-      [names, names.map((n) => this.consumers.get(n)!.leaseMs)],
+       SELECT (SELECT count(*) FROM fin)::int AS finished, claimed.* FROM (VALUES (1)) one (x) LEFT JOIN claimed ON true`,
+      [names, names.map((n) => this.consumers.get(n)!.leaseMs), prev?.id ?? null, prev?.claim ?? null],
     );
-    const claimed = rows[0];
-    if (!claimed) return false;
-    await this.deliver(claimed);
+    const { finished, ...claimed } = rows[0];
+    w.finishing = undefined;
+    if (prev && finished !== 1) this.onError(leaseLost(prev));
+    if (!claimed.id) return false;
+    if (await this.deliver(claimed)) w.finishing = claimed;
     return true;
   }
 
-  private async deliver(d: Claimed): Promise<void> {
+  /** Runs the handler; true when it returned without done(), so the delivery is still to be marked done. */
+  private async deliver(d: Claimed): Promise<boolean> {
     const c = this.consumers.get(d.consumer)!;
     const event: ConsumedEvent = {
       key: d.id,
@@ -270,7 +311,7 @@ export class EventQueue {
     if (d.attempts > c.maxAttempts) {
       // every allowed attempt was claimed by a worker that never finished it (crashes)
       await this.fail(d, c, event, new Error(`the last ${c.maxAttempts} attempts did not finish`));
-      return;
+      return false;
     }
     let finished = false;
     const ctx: DeliveryContext = {
@@ -286,10 +327,11 @@ export class EventQueue {
     };
     try {
       await c.handler(event, ctx);
-      if (!finished) await this.markDone(this.db, d);
+      return !finished;
     } catch (err) {
-      if (err instanceof LeaseLost) return this.onError(err, event);
-      await this.fail(d, c, event, err);
+      if (err instanceof LeaseLost) this.onError(err, event);
+      else await this.fail(d, c, event, err);
+      return false;
     }
   }
 
@@ -299,9 +341,7 @@ export class EventQueue {
        WHERE id = $1 AND claim = $2 AND status = 'running'`,
       [d.id, d.claim],
     );
-    if (r.rowCount !== 1) {
-      throw new LeaseLost(`the claim on delivery ${d.id} (${d.name} to ${d.consumer}) ran out before it was done`);
-    }
+    if (r.rowCount !== 1) throw leaseLost(d);
   }
 
   private async fail(d: Claimed, c: Consumer, event: ConsumedEvent, err: unknown): Promise<void> {

@@ -37,7 +37,8 @@ CREATE TABLE event_deliveries (
   done_at         timestamptz,
   UNIQUE (event_id, consumer)
 );
-CREATE INDEX event_deliveries_due_idx ON event_deliveries (next_attempt_at) WHERE status IN ('pending', 'running');
+-- a worker's claim reads each of its consumers' earliest due delivery from here, in order
+CREATE INDEX event_deliveries_due_idx ON event_deliveries (consumer, next_attempt_at) WHERE status IN ('pending', 'running');
 CREATE INDEX event_deliveries_consumer_idx ON event_deliveries (consumer);
 
 -- Events queued before this migration. The copies 0105 made for incidents become the originals
