@@ -104,7 +104,12 @@ interface Claimed {
   properties: Record<string, unknown>;
 }
 
-/** The claim was taken over (its lease ran out) or the delivery is no longer running. */
+/**
+ * The claim was taken over (its lease ran out) or the delivery is no longer running. A claim
+ * token is set only while a delivery is running (every way out clears it), so matching it is
+ * the whole check; a status condition would also let PostgreSQL pick the partial due index over
+ * the primary key, a scan of the consumer's backlog per delivery.
+ */
 class LeaseLost extends Error {}
 const leaseLost = (d: Claimed) =>
   new LeaseLost(`the claim on delivery ${d.id} (${d.name} to ${d.consumer}) ran out before it was done`);
@@ -267,12 +272,12 @@ export class EventQueue {
     const { rows } = await this.db.query<Claimed & { finished: number }>(
       `WITH fin AS (
          UPDATE event_deliveries SET status = 'done', done_at = clock_timestamp(), claim = NULL
-         WHERE id = $3::uuid AND claim = $4::uuid AND status = 'running'
-         RETURNING id
+         WHERE event_id = $3::uuid AND consumer = $4 AND claim = $5::uuid
+         RETURNING 1
        ), due AS (
-         SELECT d.id FROM unnest($1::text[]) AS c (name)
+         SELECT d.event_id, d.consumer FROM unnest($1::text[]) AS c (name)
          CROSS JOIN LATERAL (
-           SELECT id, next_attempt_at FROM event_deliveries
+           SELECT event_id, consumer, next_attempt_at FROM event_deliveries
            WHERE consumer = c.name AND status IN ('pending', 'running') AND next_attempt_at <= clock_timestamp()
            ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED
          ) d
@@ -282,11 +287,17 @@ export class EventQueue {
            next_attempt_at = clock_timestamp() + ($2::int[])[array_position($1::text[], d.consumer)] * interval '1 millisecond',
            claim = gen_random_uuid()
          FROM due, event_queue e
-         WHERE d.id = due.id AND e.id = d.event_id
+         WHERE d.event_id = due.event_id AND d.consumer = due.consumer AND e.id = d.event_id
          RETURNING d.id, d.consumer, d.attempts, d.claim, e.id AS event_id, e.name, e.event_id AS resource_id, e.properties
        )
        SELECT (SELECT count(*) FROM fin)::int AS finished, claimed.* FROM (VALUES (1)) one (x) LEFT JOIN claimed ON true`,
-      [names, names.map((n) => this.consumers.get(n)!.leaseMs), prev?.id ?? null, prev?.claim ?? null],
+      [
+        names,
+        names.map((n) => this.consumers.get(n)!.leaseMs),
+        prev?.event_id ?? null,
+        prev?.consumer ?? null,
+        prev?.claim ?? null,
+      ],
     );
     const { finished, ...claimed } = rows[0];
     w.finishing = undefined;
@@ -338,8 +349,8 @@ export class EventQueue {
   private async markDone(q: Queryable, d: Claimed): Promise<void> {
     const r = await q.query(
       `UPDATE event_deliveries SET status = 'done', done_at = clock_timestamp(), claim = NULL
-       WHERE id = $1 AND claim = $2 AND status = 'running'`,
-      [d.id, d.claim],
+       WHERE event_id = $1 AND consumer = $2 AND claim = $3`,
+      [d.event_id, d.consumer, d.claim],
     );
     if (r.rowCount !== 1) throw leaseLost(d);
   }
@@ -350,10 +361,10 @@ export class EventQueue {
     const backoff = Math.min(c.baseMs * 2 ** (d.attempts - 1), c.maxMs);
     await this.db.transaction(async (tx) => {
       const r = await tx.query(
-        `UPDATE event_deliveries SET status = $3, error = $4, claim = NULL,
-           next_attempt_at = clock_timestamp() + ($5::int * interval '1 millisecond')
-         WHERE id = $1 AND claim = $2 AND status = 'running'`,
-        [d.id, d.claim, final ? 'failed' : 'pending', errorMessage(err), backoff],
+        `UPDATE event_deliveries SET status = $4, error = $5, claim = NULL,
+           next_attempt_at = clock_timestamp() + ($6::int * interval '1 millisecond')
+         WHERE event_id = $1 AND consumer = $2 AND claim = $3`,
+        [d.event_id, d.consumer, d.claim, final ? 'failed' : 'pending', errorMessage(err), backoff],
       );
       // taken over by another worker, or done before the handler threw: nothing to record
       if (r.rowCount !== 1 || !c.onFailure) return;

@@ -23,9 +23,10 @@ CREATE TABLE event_consumers (
 );
 
 CREATE TABLE event_deliveries (
-  id              uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   event_id        uuid NOT NULL REFERENCES event_queue (id) ON DELETE CASCADE,
   consumer        text NOT NULL REFERENCES event_consumers (name) ON DELETE CASCADE,
+  -- the delivery's idempotency key (an email's Message-ID): not indexed, nothing looks it up
+  id              uuid NOT NULL DEFAULT gen_random_uuid(),
   status          text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'done', 'failed')),
   attempts        integer NOT NULL DEFAULT 0,
   -- pending: when it is due; running: when the claim expires and another worker may take it over
@@ -35,11 +36,12 @@ CREATE TABLE event_deliveries (
   -- the token of the current claim: only its holder records the outcome
   claim           uuid,
   done_at         timestamptz,
-  UNIQUE (event_id, consumer)
+  PRIMARY KEY (event_id, consumer)
 );
--- a worker's claim reads each of its consumers' earliest due delivery from here, in order
+-- A worker's claim reads each of its consumers' earliest due delivery from here, in order. Two
+-- indexes only: a delivery is updated twice (claimed, done) and every index costs each update;
+-- deleting a consumer (stale for 7 days) may scan the table.
 CREATE INDEX event_deliveries_due_idx ON event_deliveries (consumer, next_attempt_at) WHERE status IN ('pending', 'running');
-CREATE INDEX event_deliveries_consumer_idx ON event_deliveries (consumer);
 
 -- Events queued before this migration. The copies 0105 made for incidents become the originals
 -- again (the originals themselves had no consumer: issue 13's pile-up); everything else goes to
