@@ -7,23 +7,24 @@ const WORKERS = 4;
 
 /**
  * Issue 4's target: the event queue drains 10,000 no-op events in under 5 s on PostgreSQL with
- * 4 workers, and no event is handled twice. Runs on a fresh database of its own.
+ * 4 workers, and no event is handled twice. Each worker claims, handles and records one delivery
+ * at a time (issue 14: a crash repeats at most one effect per worker). Runs on a fresh database
+ * of its own.
  */
 export const eventQueueDrain: Scenario = {
   name: `event queue: drain ${EVENTS} no-op events, ${WORKERS} workers`,
   async run() {
     const bench = await freshDb();
     const { db } = bench;
-    await db.query(
-      `INSERT INTO event_queue (name, event_id, properties)
-       SELECT 'bench.noop', g::text, '{}'::jsonb FROM generate_series(1, $1::int) g`,
-      [EVENTS],
-    );
     const seen = new Map<string, number>();
-    const queue = new EventQueue(db, { pollMs: 5, batchSize: 50 });
-    queue.on('bench.noop', async (e) => void seen.set(e.event_id, (seen.get(e.event_id) ?? 0) + 1));
+    const queue = new EventQueue(db, { pollMs: 5 });
+    queue.consume('bench', ['bench.noop'], async (e) => void seen.set(e.resourceId, (seen.get(e.resourceId) ?? 0) + 1));
+    await queue.register(); // before publishing: an event nobody consumes is not stored
+    await db.query(`SELECT publish_event('bench.noop', g::text, '{}'::jsonb) FROM generate_series(1, $1::int) g`, [
+      EVENTS,
+    ]);
     const started = performance.now();
-    queue.start(WORKERS);
+    await queue.start(WORKERS);
     while (seen.size < EVENTS && performance.now() - started < 60_000) await new Promise((r) => setTimeout(r, 10));
     const elapsed = performance.now() - started;
     await queue.stop();

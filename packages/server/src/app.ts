@@ -10,6 +10,7 @@ import { restPlugin, withWriteChecks } from './pgrest/index.ts';
 import { exposedTables } from './db/exposed.ts';
 import { registerAuth, registerBrowserProtections, redactUrl, PUBLIC } from './auth/index.ts';
 import { createEngines, type Engines } from './jobs/index.ts';
+import { createMailer } from './mail/index.ts';
 import { connectionRoutes } from './connections/routes.ts';
 import { SecretBox } from './connections/secret-box.ts';
 import { resolveSecretKey } from './connections/secret-key.ts';
@@ -117,9 +118,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
 
   // Connection secrets and TOTP secrets (auth) are encrypted with the same key.
   const box = new SecretBox(resolveSecretKey(config, (msg) => app.log.warn(msg)));
+  // One mailer for account and incident emails (SMTP_URL, else the log).
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom }, app.log);
+  app.addHook('onClose', async () => mailer.close());
 
   // First: sessions, the access guard every later route inherits, feature flags (auth/README.md).
-  const auth = await registerAuth(app, { config, db, exposed: exposedTables, box });
+  const auth = await registerAuth(app, { config, db, exposed: exposedTables, box, mailer });
 
   app.get('/api/about', { config: PUBLIC }, async () => ({ Version: version }));
 
@@ -151,7 +155,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   propertyWriteRoutes(app, { db, properties: auth.properties, local: config.localProperties });
 
   registerHealth(app, { db, box, retentionDays: config.checkStatusRetentionDays, engine: { sandbox } });
-  registerIncidents(app, { db, box, config });
+  registerIncidents(app, { db, box, mailer, config });
 
   // Before the engine: its scheduler-reload hook must be inherited by the /api/db routes.
   await registerSettings(app);

@@ -41,6 +41,8 @@ const CORE_TABLES = [
   'properties',
   'job_history',
   'event_queue',
+  'event_consumers',
+  'event_deliveries',
   'logging_backends',
   'access_tokens',
   'saved_searches',
@@ -118,6 +120,8 @@ const SECRET_TABLES = [
   'identity_errors',
   'access_tokens',
   'event_queue',
+  'event_consumers',
+  'event_deliveries',
   'scheduler_claims',
   'schema_migrations',
 ];
@@ -179,10 +183,11 @@ for (const driver of testDrivers()) {
       expect(missing).toEqual([]);
       // exposed functions are read-only but for the incident screens' transactional writes
       // (0130), which need write on incidents; secret columns exist on their table
-      expect(Object.entries(exposedTables).filter(([n, e]) => n.startsWith('rpc/') && !e.readOnly).map(([n]) => n)).toEqual([
-        'rpc/create_incident',
-        'rpc/update_incident_status',
-      ]);
+      expect(
+        Object.entries(exposedTables)
+          .filter(([n, e]) => n.startsWith('rpc/') && !e.readOnly)
+          .map(([n]) => n),
+      ).toEqual(['rpc/create_incident', 'rpc/update_incident_status']);
       const cols = await db.query<{ t: string; c: string }>(
         `SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = 'public'`,
       );
@@ -329,7 +334,8 @@ for (const driver of testDrivers()) {
         `INSERT INTO incidents (title, type) VALUES ('x', 'vibes')`,
         `WITH p AS (INSERT INTO people (name) VALUES ('role-test') RETURNING id) INSERT INTO people_roles (id, roles) SELECT id, ARRAY['superuser'] FROM p`,
         `INSERT INTO job_history (name, status) VALUES ('x', 'DONE')`,
-        `INSERT INTO event_queue (name, event_id, status) VALUES ('x', 'y', 'lost')`,
+        `WITH c AS (INSERT INTO event_consumers (name, events) VALUES ('c', '{x}')), e AS (INSERT INTO event_queue (name, event_id) VALUES ('x', 'y') RETURNING id)
+         INSERT INTO event_deliveries (event_id, consumer, status) SELECT id, 'c', 'lost' FROM e`,
       ];
       for (const sql of bad) {
         await expect(db.query(sql), sql).rejects.toThrow();

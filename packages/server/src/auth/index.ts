@@ -4,12 +4,12 @@ import { permissionsOf, type Whoami } from '@watchdeck/core';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { ExposedTables } from '../db/exposed.ts';
+import type { Mailer } from '../mail/index.ts';
 import { createPropertiesService, propertiesRoutes, type PropertiesService } from '../properties/index.ts';
 import { createTableAuthorizer } from './authorize-table.ts';
 import { ensureSystemPerson, memoCaller, type Caller } from './caller.ts';
 import type { AuthContext } from './context.ts';
 import { createGuard, PUBLIC, SIGNED_IN, type RouteAuth } from './guard.ts';
-import { createMailer } from './mailer.ts';
 import { noneProvider } from './none-provider.ts';
 import { ownProvider } from './own-provider.ts';
 import type { IdentityProvider } from './provider.ts';
@@ -54,7 +54,7 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 
 export async function registerAuth(
   app: FastifyInstance,
-  deps: { config: Config; db: Db; exposed: ExposedTables; box: SecretSealer },
+  deps: { config: Config; db: Db; exposed: ExposedTables; box: SecretSealer; mailer: Mailer },
 ): Promise<AuthSetup> {
   const { config, db, box } = deps;
   if (!app.hasDecorator('parseCookie')) await app.register(fastifyCookie);
@@ -64,7 +64,7 @@ export async function registerAuth(
     db,
     config,
     log: app.log,
-    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom }, app.log),
+    mailer: deps.mailer,
     box,
   };
   await sealPlainTotpSecrets(db, box, app.log);
@@ -172,10 +172,7 @@ export async function registerAuth(
   timer.unref();
   // and once at start: a server restarted more often than hourly would otherwise never prune
   app.addHook('onReady', async () => prune());
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    ctx.mailer.close();
-  });
+  app.addHook('onClose', async () => clearInterval(timer));
 
   return {
     authorizeTable: createTableAuthorizer({ exposed: deps.exposed, isFeatureDisabled: properties.isDisabled }),

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { createClient as createRedisClient } from 'redis';
-import nodemailer from 'nodemailer';
 import { Client as SshClient } from 'ssh2';
 import { isValueReference } from '@watchdeck/core';
+import { verifySmtp } from '../mail/index.ts';
 import { httpCall, type HttpAnswer, type HttpCallOptions } from './http-call.ts';
 
 /**
@@ -78,7 +78,8 @@ function call(c: PlainConnection, url: string, init: Omit<HttpCallOptions, 'time
 
 /** A peer's refusal as a message; `what` names the service (never the URL, which may carry a token). */
 function refused(what: string, a: HttpAnswer, detail?: unknown): Error {
-  const extra = typeof detail === 'string' && detail ? `: ${detail.slice(0, 200)}` : a.text ? `: ${a.text.slice(0, 200)}` : '';
+  const extra =
+    typeof detail === 'string' && detail ? `: ${detail.slice(0, 200)}` : a.text ? `: ${a.text.slice(0, 200)}` : '';
   return new Error(`${what} answered ${a.status}${extra}`);
 }
 
@@ -89,7 +90,10 @@ function basicAuth(user: string | null | undefined, pass: string | null | undefi
 // ---- databases and caches ------------------------------------------------------------------------
 
 async function testPostgres(c: PlainConnection) {
-  const client = new pg.Client({ connectionString: withCredentials(requireUrl(c), c), connectionTimeoutMillis: TIMEOUT_MS });
+  const client = new pg.Client({
+    connectionString: withCredentials(requireUrl(c), c),
+    connectionTimeoutMillis: TIMEOUT_MS,
+  });
   try {
     await client.connect();
     await client.query('SELECT 1');
@@ -146,53 +150,40 @@ async function testElasticsearch(c: PlainConnection) {
 
 async function testGithub(c: PlainConnection) {
   const a = await call(c, join(c.url || 'https://api.github.com', '/user'), {
-    headers: { Authorization: `Bearer ${requirePassword(c, 'token')}`, 'User-Agent': 'watchdeck', Accept: 'application/vnd.github+json' },
+    headers: {
+      Authorization: `Bearer ${requirePassword(c, 'token')}`,
+      'User-Agent': 'watchdeck',
+      Accept: 'application/vnd.github+json',
+    },
   });
   if (a.status >= 400) throw refused('GitHub', a, (a.json as { message?: string } | undefined)?.message);
 }
 
 async function testGitlab(c: PlainConnection) {
-  const a = await call(c, join(requireUrl(c), '/api/v4/user'), { headers: { 'PRIVATE-TOKEN': requirePassword(c, 'token') } });
+  const a = await call(c, join(requireUrl(c), '/api/v4/user'), {
+    headers: { 'PRIVATE-TOKEN': requirePassword(c, 'token') },
+  });
   if (a.status >= 400) throw refused('GitLab', a, (a.json as { message?: string } | undefined)?.message);
 }
 
 async function testAzureDevops(c: PlainConnection) {
-  const a = await call(c, join(requireUrl(c), '/_apis/projects?api-version=7.0&$top=1'), { headers: basicAuth('pat', requirePassword(c, 'token')) });
+  const a = await call(c, join(requireUrl(c), '/_apis/projects?api-version=7.0&$top=1'), {
+    headers: basicAuth('pat', requirePassword(c, 'token')),
+  });
   if (a.status >= 400) throw refused('Azure DevOps', a);
 }
 
 async function testDynatrace(c: PlainConnection) {
-  const a = await call(c, join(requireUrl(c), '/api/v2/metrics?pageSize=1'), { headers: { Authorization: `Api-Token ${requirePassword(c, 'API key')}` } });
+  const a = await call(c, join(requireUrl(c), '/api/v2/metrics?pageSize=1'), {
+    headers: { Authorization: `Api-Token ${requirePassword(c, 'API key')}` },
+  });
   if (a.status >= 400) throw refused('Dynatrace', a);
 }
 
 // ---- notification services ----------------------------------------------------------------------
 
-/** nodemailer options for an `email` connection (host and port in its url, the rest in properties). */
-export function smtpTransportOptions(c: PlainConnection, timeoutMs = TIMEOUT_MS) {
-  const u = new URL(requireUrl(c));
-  const encryption = prop(c, 'encryptionMethod') || 'Auto';
-  const auth = prop(c, 'authMethod') || 'Unknown';
-  return {
-    host: u.hostname,
-    port: Number(u.port || (u.protocol === 'smtps:' ? 465 : 587)),
-    secure: u.protocol === 'smtps:' || encryption === 'ImplicitTLS',
-    requireTLS: encryption === 'ExplicitTLS',
-    ignoreTLS: encryption === 'None',
-    auth: c.username && auth !== 'None' ? (auth === 'OAuth2' ? { type: 'OAuth2' as const, user: c.username, accessToken: c.password ?? '' } : { user: c.username, pass: c.password ?? '' }) : undefined,
-    authMethod: auth === 'Plain' ? 'PLAIN' : auth === 'CRAMMD5' ? 'CRAM-MD5' : undefined,
-    tls: { rejectUnauthorized: !c.insecure_tls },
-    connectionTimeout: timeoutMs,
-  };
-}
-
 async function testSmtp(c: PlainConnection) {
-  const transport = nodemailer.createTransport(smtpTransportOptions(c));
-  try {
-    await transport.verify();
-  } finally {
-    transport.close();
-  }
+  await verifySmtp(c, TIMEOUT_MS);
 }
 
 async function testSftp(c: PlainConnection) {
@@ -226,8 +217,18 @@ async function testSftp(c: PlainConnection) {
 }
 
 /** Posts a visible test message, as the services' own "test" buttons do. */
-async function postJson(c: PlainConnection, what: string, url: string, body: unknown, headers: Record<string, string> = {}) {
-  const a = await call(c, url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function postJson(
+  c: PlainConnection,
+  what: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const a = await call(c, url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   if (a.status >= 400) throw refused(what, a);
   return a;
 }
@@ -248,14 +249,24 @@ async function testDiscord(c: PlainConnection) {
 
 async function testTeams(c: PlainConnection) {
   const groupOwner = prop(c, 'groupOwner');
-  await postJson(c, 'the Teams webhook', join(requireUrl(c), `/${encodeURIComponent(requirePassword(c, 'AltID'))}/${encodeURIComponent(groupOwner)}`), { text: TEST_TEXT });
+  await postJson(
+    c,
+    'the Teams webhook',
+    join(requireUrl(c), `/${encodeURIComponent(requirePassword(c, 'AltID'))}/${encodeURIComponent(groupOwner)}`),
+    { text: TEST_TEXT },
+  );
 }
 
 async function testMattermost(c: PlainConnection) {
   const body: Record<string, string> = { text: TEST_TEXT };
   if (prop(c, 'channel')) body.channel = prop(c, 'channel');
   if (c.username) body.username = c.username;
-  await postJson(c, 'Mattermost', join(requireUrl(c), `/hooks/${encodeURIComponent(requirePassword(c, 'token'))}`), body);
+  await postJson(
+    c,
+    'Mattermost',
+    join(requireUrl(c), `/hooks/${encodeURIComponent(requirePassword(c, 'token'))}`),
+    body,
+  );
 }
 
 async function testRocketchat(c: PlainConnection) {
@@ -289,7 +300,8 @@ async function testGenericWebhook(c: PlainConnection) {
 async function testTelegram(c: PlainConnection) {
   const a = await call(c, join(c.url || 'https://api.telegram.org', `/bot${requirePassword(c, 'token')}/getMe`));
   const body = a.json as { ok?: boolean; description?: string } | undefined;
-  if (a.status >= 400 || !body?.ok) throw new Error(`Telegram refused the token: ${body?.description ?? `status ${a.status}`}`);
+  if (a.status >= 400 || !body?.ok)
+    throw new Error(`Telegram refused the token: ${body?.description ?? `status ${a.status}`}`);
 }
 
 async function testPushover(c: PlainConnection) {
@@ -304,17 +316,25 @@ async function testPushover(c: PlainConnection) {
 }
 
 async function testPushbullet(c: PlainConnection) {
-  const a = await call(c, join(c.url || 'https://api.pushbullet.com', '/v2/users/me'), { headers: { 'Access-Token': requirePassword(c, 'token') } });
+  const a = await call(c, join(c.url || 'https://api.pushbullet.com', '/v2/users/me'), {
+    headers: { 'Access-Token': requirePassword(c, 'token') },
+  });
   if (a.status >= 400) throw refused('Pushbullet', a);
 }
 
 async function testNtfy(c: PlainConnection) {
-  const a = await call(c, requireUrl(c), { method: 'POST', headers: { ...basicAuth(c.username, c.password), Title: 'Watchdeck' }, body: TEST_TEXT });
+  const a = await call(c, requireUrl(c), {
+    method: 'POST',
+    headers: { ...basicAuth(c.username, c.password), Title: 'Watchdeck' },
+    body: TEST_TEXT,
+  });
   if (a.status >= 400) throw refused('ntfy', a);
 }
 
 async function testOpsgenie(c: PlainConnection) {
-  const a = await call(c, join(requireUrl(c), '/v2/heartbeats'), { headers: { Authorization: `GenieKey ${requirePassword(c, 'API key')}` } });
+  const a = await call(c, join(requireUrl(c), '/v2/heartbeats'), {
+    headers: { Authorization: `GenieKey ${requirePassword(c, 'API key')}` },
+  });
   if (a.status >= 400) throw refused('OpsGenie', a, (a.json as { message?: string } | undefined)?.message);
 }
 
@@ -325,9 +345,15 @@ async function testMatrix(c: PlainConnection) {
     ? await call(c, join(base, '/_matrix/client/v3/login'), {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ type: 'm.login.password', identifier: { type: 'm.id.user', user: c.username }, password: secret }),
+        body: JSON.stringify({
+          type: 'm.login.password',
+          identifier: { type: 'm.id.user', user: c.username },
+          password: secret,
+        }),
       })
-    : await call(c, join(base, '/_matrix/client/v3/account/whoami'), { headers: { Authorization: `Bearer ${secret}` } });
+    : await call(c, join(base, '/_matrix/client/v3/account/whoami'), {
+        headers: { Authorization: `Bearer ${secret}` },
+      });
   if (a.status >= 400) throw refused('Matrix', a, (a.json as { error?: string } | undefined)?.error);
 }
 
@@ -339,7 +365,9 @@ async function testZulip(c: PlainConnection) {
 // ---- incident responder ticket systems ----------------------------------------------------------
 
 async function testJira(c: PlainConnection) {
-  const a = await call(c, join(requireUrl(c), '/rest/api/2/myself'), { headers: { Accept: 'application/json', ...basicAuth(c.username, requirePassword(c, 'API token')) } });
+  const a = await call(c, join(requireUrl(c), '/rest/api/2/myself'), {
+    headers: { Accept: 'application/json', ...basicAuth(c.username, requirePassword(c, 'API token')) },
+  });
   const body = a.json as { errorMessages?: string[] } | undefined;
   if (a.status >= 400) throw refused('Jira', a, body?.errorMessages?.join('; '));
 }
@@ -361,11 +389,18 @@ async function testMsPlanner(c: PlainConnection) {
     client_secret: requirePassword(c, 'client secret'),
     scope: 'https://graph.microsoft.com/.default',
   });
-  const a = await call(c, join(prop(c, 'loginUrl') || 'https://login.microsoftonline.com', `/${encodeURIComponent(tenant)}/oauth2/v2.0/token`), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-  });
+  const a = await call(
+    c,
+    join(
+      prop(c, 'loginUrl') || 'https://login.microsoftonline.com',
+      `/${encodeURIComponent(tenant)}/oauth2/v2.0/token`,
+    ),
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    },
+  );
   const body = a.json as { access_token?: string; error_description?: string } | undefined;
   if (a.status >= 400 || !body?.access_token) throw refused('Microsoft identity platform', a, body?.error_description);
 }

@@ -1,4 +1,4 @@
-import { did, didSql, insertRows, ago, DAY, HOUR, LOCAL_AGENT, type SeedContext } from './util.ts';
+import { did, didSql, insertRows, ago, DAY, LOCAL_AGENT, type SeedContext } from './util.ts';
 import { person, agent } from './people.ts';
 import { canaryId, CANARIES } from './health.ts';
 import { scraperId } from './catalog.ts';
@@ -62,7 +62,14 @@ export async function seedSettings(ctx: SeedContext): Promise<void> {
       url: 'smtp://127.0.0.1:2525',
       username: 'watchdeck',
       password: 'secret://default/smtp/password',
-      properties: { host: '127.0.0.1', port: 2525, encryptionMethod: 'Auto', authMethod: 'Plain', from: 'watchdeck@example.com', fromName: 'Watchdeck' },
+      properties: {
+        host: '127.0.0.1',
+        port: 2525,
+        encryptionMethod: 'Auto',
+        authMethod: 'Plain',
+        from: 'watchdeck@example.com',
+        fromName: 'Watchdeck',
+      },
     }),
     conn('incident-webhook', 'generic_webhook', 'default', {
       url: 'http://127.0.0.1:8088/hooks/watchdeck',
@@ -270,44 +277,4 @@ export async function seedSettings(ctx: SeedContext): Promise<void> {
     `UPDATE job_history SET time_end = NULL, success_count = 0, error_count = 0, details = NULL WHERE status = 'RUNNING' AND id BETWEEN $1 AND $2`,
     ['d3e30000-0000-0000-0000-000000000000', 'd3e30000-ffff-ffff-ffff-ffffffffffff'],
   );
-
-  // Dead letters for the Event Queue page (status failed: no consumer picks them up again).
-  await insertRows(ctx, 'event_queue', [
-    ...[1, 2, 3].map((i) => ({
-      id: did('event', `notification.send:${i}`),
-      name: 'notification.send',
-      event_id: `demo-notification-${i}`,
-      properties: { notification_id: did('notification', 'check-failures') },
-      status: 'failed',
-      attempts: 5,
-      error: 'dial tcp 127.0.0.1:25: connect: connection refused',
-      last_attempt: ago(ctx, i * 3 * HOUR),
-      next_attempt_at: ago(ctx, i * 3 * HOUR),
-      created_at: ago(ctx, i * 3 * HOUR + HOUR),
-    })),
-    ...[1, 2].map((i) => ({
-      id: did('event', `playbook.action:${i}`),
-      name: 'playbook.action',
-      event_id: `demo-playbook-action-${i}`,
-      properties: { run_id: did('playbook_run', 10 + i) },
-      status: 'failed',
-      attempts: 5,
-      error: 'agent eu-west-prod did not pick up the action in 5m',
-      last_attempt: ago(ctx, i * DAY),
-      next_attempt_at: ago(ctx, i * DAY),
-      created_at: ago(ctx, i * DAY + HOUR),
-    })),
-    {
-      id: did('event', 'config.updated:1'),
-      name: 'config.updated',
-      event_id: 'demo-config-updated-1',
-      properties: {},
-      status: 'failed',
-      attempts: 3,
-      error: 'config d3e30000 not found',
-      last_attempt: ago(ctx, 2 * HOUR),
-      next_attempt_at: ago(ctx, 2 * HOUR),
-      created_at: ago(ctx, 3 * HOUR),
-    },
-  ]);
 }

@@ -3,11 +3,10 @@ import type { Db } from '../db/index.ts';
 /**
  * Writes one canary run as one statement (so one round trip and one commit, atomically): a
  * check_statuses row per check; each check's status, last/next runtime and last transition time;
- * and a `check.passed` / `check.failed` event in the event queue for every check whose status
- * flipped (a first run counts as a flip only when it fails). The event id is
- * `<check id>/<run time>`, unique per event name, so a run recorded twice cannot notify twice.
- * The events are inserted the way jobs/event-queue.ts publishEvent does, inside this statement
- * so that a result and its notification are never split by a crash.
+ * and a `check.passed` / `check.failed` event for every check whose status flipped (a first run
+ * counts as a flip only when it fails), published with publish_event() (jobs/README.md) inside
+ * this statement so that a result and its event are never split by a crash. The event's
+ * resource id is `<check id>/<run time>`, so a run recorded twice cannot notify twice.
  */
 export interface RunResult {
   checkId: string;
@@ -55,15 +54,14 @@ export async function recordResults(db: Db, results: RunResult[], nextRuntime: D
      ), flipped AS (
        SELECT * FROM upd WHERE previous IS DISTINCT FROM status AND NOT (previous IS NULL AND status = 'healthy')
      ), ev AS (
-       INSERT INTO event_queue (name, event_id, properties)
-       SELECT CASE WHEN f.status = 'healthy' THEN 'check.passed' ELSE 'check.failed' END,
+       -- selected from below, so it runs once per flipped check
+       SELECT f.*, publish_event(CASE WHEN f.status = 'healthy' THEN 'check.passed' ELSE 'check.failed' END,
          f.id || '/' || to_char(f.time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
          jsonb_build_object('check_id', f.id, 'canary_id', f.canary_id, 'name', f.name, 'status', f.status,
-           'previous', f.previous, 'time', f.time, 'message', f.message, 'error', f.error)
+           'previous', f.previous, 'time', f.time, 'message', f.message, 'error', f.error)) AS event
        FROM flipped f
-       ON CONFLICT (name, event_id) DO NOTHING
      )
-     SELECT id, canary_id, name, previous, status, time FROM flipped`,
+     SELECT id, canary_id, name, previous, status, time FROM ev`,
     [
       results.map((r) => r.checkId),
       results.map((r) => r.time.toISOString()),

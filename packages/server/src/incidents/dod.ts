@@ -1,6 +1,6 @@
 import { AUTOMATIC_DOD_TYPES, DOD_DEFAULT_SCRIPTS, DOD_EVENTS } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
-import { publishEvent } from '../jobs/index.ts';
+import { publish } from '../jobs/index.ts';
 import { celDuration, celTimestamp, compile, evaluate } from '../cel/index.ts';
 
 /**
@@ -186,7 +186,7 @@ export async function evaluateDefinitionsOfDone(
           [row.id, verdict.done],
         );
         if (r.rowCount !== 1) return false;
-        await publishEvent(
+        await publish(
           tx,
           verdict.done ? DOD_EVENTS.passed : DOD_EVENTS.regressed,
           `${row.id}/${new Date().toISOString()}/${verdict.done}`,

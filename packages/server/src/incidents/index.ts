@@ -2,9 +2,9 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import type { SecretBox } from '../connections/secret-box.ts';
-import { runJob, type JobSource, type QueuedEvent } from '../jobs/index.ts';
+import { runJob, type ConsumedEvent, type JobSource } from '../jobs/index.ts';
+import type { Mailer } from '../mail/index.ts';
 import { evaluateDefinitionsOfDone } from './dod.ts';
-import { createIncidentMailer } from './mail.ts';
 import { MENTION_EVENT, MENTIONS_EVENT, mentionHandlers } from './mentions.ts';
 import { DISPATCH_EVENT, responderDispatcher } from './responders/dispatch.ts';
 import { responderRoutes } from './responders/routes.ts';
@@ -16,34 +16,45 @@ export { evaluateDefinitionsOfDone } from './dod.ts';
 /**
  * The incidents area's server side beyond /api/db (README.md in this folder): responder dispatch,
  * the responder wizard's lookups, @mention emails, the automatic definition of done and incident
- * rules. Event handlers and the scheduled job are registered here; the engines start them.
+ * rules. Event consumers and the scheduled job are registered here; the engines start them.
  *
- *   incident.responder.dispatch    open the team responder's ticket (responders/dispatch.ts)
- *   incident.comment.mentions      fan out to one incident.comment.mention per person (mentions.ts)
- *   incident.comment.mention       email one mentioned person
- *   incident.resource.transition   a check or component changed status: rules, then its DoD
- *   incidents:definition-of-done   every minute: every automatic definition of done (dod.ts)
+ *   consumer                      events
+ *   incidents                     check.passed/failed, component.status.healthy/unhealthy: rules, then the DoD
+ *   incidents.responder-dispatch  incident.responder.dispatch: open the team responder's ticket
+ *   incidents.mentions            incident.comment.mentions: one incident.comment.mention per person
+ *   incidents.mention-email       incident.comment.mention: email one mentioned person
+ *   incidents:definition-of-done  (scheduled) every minute: every automatic definition of done (dod.ts)
  */
-export const TRANSITION_EVENT = 'incident.resource.transition';
+export const INCIDENTS_CONSUMER = 'incidents';
+export const TRANSITION_EVENTS = [
+  'check.passed',
+  'check.failed',
+  'component.status.healthy',
+  'component.status.unhealthy',
+];
 export const DOD_JOB_KEY = 'incidents:definition-of-done';
 export const DOD_JOB_NAME = 'IncidentDefinitionOfDone';
 
 export interface IncidentsDeps {
   db: Db;
   box?: SecretBox;
-  config: Pick<Config, 'smtpUrl' | 'smtpFrom' | 'publicUrl'>;
+  mailer: Mailer;
+  config: Pick<Config, 'publicUrl'>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The work of one 'incident.resource.transition' event, in its transaction, as the system. */
-export async function handleTransition(event: QueuedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
-  const kind = event.properties.kind as ResourceKind;
-  const id = String(event.properties.resource_id ?? '');
-  if ((kind !== 'check' && kind !== 'component') || !UUID.test(id)) return;
+/**
+ * A check or component changed status (health/record.ts, migrations 0105/0205 publish it): incident
+ * rules, then that resource's definitions of done, in the delivery's transaction, as the system.
+ */
+export async function handleTransition(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
+  const kind: ResourceKind = event.name.startsWith('check.') ? 'check' : 'component';
+  const id = String(event.properties[`${kind}_id`] ?? '');
+  if (!UUID.test(id)) return;
   await q.query(`SELECT set_config('request.person_id', '', true)`);
   const resource = await loadResource(q, kind, id);
-  if (event.properties.status === 'unhealthy') {
+  if (event.name === 'check.failed' || event.name === 'component.status.unhealthy') {
     if (resource && resource.status === 'unhealthy') await applyRules(q, resource, log);
   } else {
     await autoResolve(q, resource ?? { kind, id }, log);
@@ -78,20 +89,24 @@ export function incidentJobSource(db: Db): JobSource {
 }
 
 export function registerIncidents(app: FastifyInstance, deps: IncidentsDeps): void {
-  const { db, box, config } = deps;
+  const { db, box, mailer, config } = deps;
   const log = app.log.child({ area: 'incidents' });
-  const mailer = createIncidentMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom }, log);
-  app.addHook('onClose', async () => mailer.close());
 
   responderRoutes(app, { db, box });
 
+  // The rules and mention fan-out only write: all of it commits with the delivery. The dispatch
+  // and the emails call out first and record the outcome with the delivery (README.md).
   const queue = app.engines.queue;
+  queue.consume(INCIDENTS_CONSUMER, TRANSITION_EVENTS, (event, { done }) =>
+    done((tx) => handleTransition(event, tx, log)),
+  );
   const dispatcher = responderDispatcher({ box, mailer, log, publicUrl: config.publicUrl });
-  queue.on(DISPATCH_EVENT, dispatcher.handle, { onFailure: dispatcher.onFailure });
+  queue.consume('incidents.responder-dispatch', [DISPATCH_EVENT], dispatcher.handle, {
+    onFailure: dispatcher.onFailure,
+  });
   const mentions = mentionHandlers({ mailer, log, publicUrl: config.publicUrl });
-  queue.on(MENTIONS_EVENT, mentions.comment);
-  queue.on(MENTION_EVENT, mentions.person, { onFailure: mentions.personFailed });
-  queue.on(TRANSITION_EVENT, (event, q) => handleTransition(event, q, log));
+  queue.consume('incidents.mentions', [MENTIONS_EVENT], (event, { done }) => done((tx) => mentions.comment(event, tx)));
+  queue.consume('incidents.mention-email', [MENTION_EVENT], mentions.person, { onFailure: mentions.personFailed });
 
   app.engines.scheduler.addSource(incidentJobSource(db));
 }

@@ -1,24 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { mentionsAsText, parseMentions } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
-import { publishEvent, type QueuedEvent } from '../jobs/index.ts';
-import type { IncidentMailer } from './mail.ts';
+import { publish, type ConsumedEvent, type DeliveryContext } from '../jobs/index.ts';
+import type { Mailer } from '../mail/index.ts';
 
 /**
  * @mention notifications (seed 001 section 5; markup `@[Name](<person id>)`, core mentions.ts).
  * A new comment with mention markup publishes 'incident.comment.mentions' in its transaction
- * (migrations/0104). Its handler reads the mentions with core's parser and publishes one
+ * (migrations/0104). Its consumer reads the mentions with core's parser and publishes one
  * 'incident.comment.mention' per mentioned person (not the author), so each email is sent and
- * retried on its own. Each email is recorded in notification_send_history under the built-in
- * notification 'incident-mentions': sent, error (after the last retry, or no email address) or
- * cancelled (no SMTP_URL: written to the log).
+ * retried on its own, with its delivery's key as Message-ID. Each email is recorded in
+ * notification_send_history under the built-in notification 'incident-mentions', in the
+ * transaction that marks the delivery done: sent, error (after the last retry, or no email
+ * address) or cancelled (no SMTP_URL: written to the log).
  */
 export const MENTIONS_EVENT = 'incident.comment.mentions';
 export const MENTION_EVENT = 'incident.comment.mention';
 export const MENTIONS_NOTIFICATION_ID = '00000000-0000-0000-0000-0000000000b1';
 
 export interface MentionDeps {
-  mailer: IncidentMailer;
+  mailer: Mailer;
   log: FastifyBaseLogger;
   publicUrl?: string;
 }
@@ -70,7 +71,7 @@ export function mentionHandlers(deps: MentionDeps) {
 
   return {
     /** fan-out: one event per mentioned person */
-    async comment(event: QueuedEvent, q: Queryable): Promise<void> {
+    async comment(event: ConsumedEvent, q: Queryable): Promise<void> {
       const { rows } = await q.query<{ comment: string; created_by: string | null; incident_id: string }>(
         `SELECT comment, created_by, incident_id FROM comments WHERE id = $1::uuid`,
         [String(event.properties.comment_id)],
@@ -86,7 +87,7 @@ export function mentionHandlers(deps: MentionDeps) {
         [ids],
       );
       for (const p of people) {
-        await publishEvent(q, MENTION_EVENT, `${event.properties.comment_id}/${p.id}`, {
+        await publish(q, MENTION_EVENT, `${event.properties.comment_id}/${p.id}`, {
           comment_id: event.properties.comment_id,
           person_id: p.id,
           incident_id: c.incident_id,
@@ -94,36 +95,41 @@ export function mentionHandlers(deps: MentionDeps) {
       }
     },
 
-    /** one email to one person */
-    async person(event: QueuedEvent, q: Queryable): Promise<void> {
+    /** one email to one person: sent outside any transaction, recorded with the delivery */
+    async person(event: ConsumedEvent, { db, done }: DeliveryContext): Promise<void> {
       const commentId = String(event.properties.comment_id);
       const personId = String(event.properties.person_id);
-      const row = await load(q, commentId, personId);
+      const row = await load(db, commentId, personId);
       if (!row) return;
       const mail = mailOf(row, deps.publicUrl);
       if (!row.email) {
-        return history(q, {
-          incident: row.incident_id,
-          person: personId,
-          status: 'error',
-          body: mail.text,
-          error: `${row.person_name} has no email address`,
-          ms: null,
-        });
+        return done((tx) =>
+          history(tx, {
+            incident: row.incident_id,
+            person: personId,
+            status: 'error',
+            body: mail.text,
+            error: `${row.person_name} has no email address`,
+            ms: null,
+          }),
+        );
       }
       const started = Date.now();
-      const how = await deps.mailer.send({ to: row.email, ...mail });
-      await history(q, {
-        incident: row.incident_id,
-        person: personId,
-        status: how === 'sent' ? 'sent' : 'cancelled',
-        body: mail.text,
-        error: how === 'logged' ? 'SMTP_URL is not set: the email was written to the server log' : null,
-        ms: Date.now() - started,
-      });
+      const how = await deps.mailer.send({ to: row.email, ...mail, key: event.key });
+      const ms = Date.now() - started;
+      await done((tx) =>
+        history(tx, {
+          incident: row.incident_id,
+          person: personId,
+          status: how === 'sent' ? 'sent' : 'cancelled',
+          body: mail.text,
+          error: how === 'logged' ? 'SMTP_URL is not set: the email was written to the server log' : null,
+          ms,
+        }),
+      );
     },
 
-    async personFailed(event: QueuedEvent, err: unknown, q: Queryable, final: boolean): Promise<void> {
+    async personFailed(event: ConsumedEvent, err: unknown, q: Queryable, final: boolean): Promise<void> {
       if (!final) return;
       const row = await load(q, String(event.properties.comment_id), String(event.properties.person_id));
       if (!row) return;

@@ -9,8 +9,9 @@ import { incidentRuleSpec } from '../settings/schemas/others.ts';
  * (check.failed) or a component that turns unhealthy (component.status.unhealthy) and matches a
  * rule's filter opens an incident, or joins the rule's open incident as evidence; when it recovers,
  * a rule with autoResolve resolves its incident once every resource it added is healthy again.
- * Runs in the transaction of the 'incident.resource.transition' event (migrations/0105), as the
- * system: request.person_id is cleared, so the changelog's actor is empty (0102).
+ * Runs in the transaction that records the 'incidents' consumer's delivery of that event done
+ * (index.ts handleTransition), as the system: request.person_id is cleared, so the changelog's
+ * actor is empty (0102).
  */
 export type RuleSpec = z.infer<typeof incidentRuleSpec>;
 export type ResourceKind = 'check' | 'component';

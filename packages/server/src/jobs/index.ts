@@ -5,7 +5,14 @@ import { Scheduler, pruneClaims } from './scheduler.ts';
 import { pruneJobHistory, runJob } from './job-history.ts';
 import { EngineProcess } from './processes.ts';
 
-export { EventQueue, publishEvent, type QueuedEvent, type EventHandler, type HandlerOptions } from './event-queue.ts';
+export {
+  EventQueue,
+  publish,
+  type ConsumedEvent,
+  type ConsumerHandler,
+  type ConsumerOptions,
+  type DeliveryContext,
+} from './event-queue.ts';
 export { Scheduler, type JobSource, type ScheduledJob } from './scheduler.ts';
 export { runJob } from './job-history.ts';
 
@@ -27,8 +34,8 @@ export interface Engines {
 
 /**
  * The background engines of one process: the scheduler and the event-queue workers, plus the
- * housekeeping jobs they need (job-history retention, claim pruning). Areas add their job
- * sources and event handlers before start() is called.
+ * housekeeping jobs they need (job-history retention, claim pruning, event-queue pruning). Areas
+ * add their job sources and event consumers before start() is called.
  */
 export function createEngines(
   db: Db,
@@ -47,7 +54,8 @@ export function createEngines(
   });
   const queue = new EventQueue(db, {
     processId: proc.id,
-    onError: (err, event) => log.warn({ err, event: event?.name, eventId: event?.event_id }, 'event handler failed'),
+    onError: (err, event) =>
+      log.warn({ err, event: event?.name, consumer: event?.consumer, delivery: event?.key }, 'event consumer failed'),
   });
 
   scheduler.addSource({
@@ -62,6 +70,12 @@ export function createEngines(
           ).then(() => {}),
       },
       { key: 'housekeeping:scheduler-claims', schedule: '@every 1h', run: () => pruneClaims(db) },
+      {
+        key: 'housekeeping:event-queue',
+        schedule: '@every 1h',
+        run: () =>
+          runJob(db, { name: 'CleanupEventQueue' }, async (ctx) => ctx.success(await queue.prune())).then(() => {}),
+      },
     ],
   });
 
@@ -74,8 +88,9 @@ export function createEngines(
       // Registers this process and closes only the runs of processes that are gone.
       await proc.start();
       started = true;
+      // consumers first: the scheduled runs publish events they must receive
+      await queue.start(opts.workers);
       await scheduler.start();
-      queue.start(opts.workers);
     },
     async stop() {
       await Promise.all([scheduler.stop(), queue.stop()]);

@@ -95,6 +95,13 @@ for (const driver of testDrivers()) {
       }
       // the author is not notified; every mail went to one of the two
       expect(mailbox.mails.flatMap((m) => m.to).sort()).toEqual(['ben@example.test', 'cy@example.test']);
+      // each email's Message-ID is its delivery's key, so a repeat after a crash is recognisable
+      const keys = await db.query<{ id: string }>(
+        `SELECT d.id FROM event_deliveries d JOIN event_queue e ON e.id = d.event_id
+         WHERE e.name = 'incident.comment.mention' AND e.properties ->> 'person_id' = $1`,
+        [ben.id],
+      );
+      expect(toBen).toMatch(new RegExp(`^Message-ID: <${keys.rows[0].id}@watchdeck>`, 'im'));
       const summary = (await ana.api('GET', `/api/db/notifications_summary?name=eq.incident-mentions`)).body[0];
       expect(summary).toMatchObject({ sent: 2, failed: 0 });
     });
@@ -118,11 +125,16 @@ for (const driver of testDrivers()) {
         'one send history row',
       );
       expect(sends[0]).toMatchObject({ status: 'error', person_id: dee.id, error: 'Dee Dee has no email address' });
+      // one fan-out (the comment without a person's markup published nothing) and one email, each handled once
       const events = await db.query(
-        `SELECT 1 FROM event_queue WHERE name LIKE 'incident.comment.mention%' AND properties ->> 'incident_id' = $1`,
+        `SELECT e.name, d.consumer, d.status, d.attempts FROM event_queue e JOIN event_deliveries d ON d.event_id = e.id
+         WHERE e.name LIKE 'incident.comment.mention%' AND e.properties ->> 'incident_id' = $1 ORDER BY e.name`,
         [inc.id],
       );
-      expect(events.rows).toEqual([]);
+      expect(events.rows).toEqual([
+        { name: 'incident.comment.mention', consumer: 'incidents.mention-email', status: 'done', attempts: 1 },
+        { name: 'incident.comment.mentions', consumer: 'incidents.mentions', status: 'done', attempts: 1 },
+      ]);
     });
   });
 }

@@ -249,10 +249,16 @@ for (const driver of testDrivers()) {
           description: 'p95 at 2.4s (Highest)',
         },
       });
-      // the dispatch is the one event of the insert, consumed once
+      // the dispatch is the one event of the insert, consumed once (recorded done with the outcome)
       expect(
-        (await db.query(`SELECT 1 FROM event_queue WHERE name = $1 AND event_id = $2`, [DISPATCH, created.id])).rows,
-      ).toHaveLength(0);
+        (
+          await db.query(
+            `SELECT d.consumer, d.status, d.attempts FROM event_deliveries d JOIN event_queue e ON e.id = d.event_id
+             WHERE e.name = $1 AND e.event_id = $2`,
+            [DISPATCH, created.id],
+          )
+        ).rows,
+      ).toEqual([{ consumer: 'incidents.responder-dispatch', status: 'done', attempts: 1 }]);
       const h = (await api('GET', `/api/db/incident_histories?incident_id=eq.${inc.id}&type=eq.responder.created`))
         .body;
       expect(h).toHaveLength(1);
@@ -386,10 +392,11 @@ for (const driver of testDrivers()) {
         );
         expect(failed.dispatch_error).toBe('Jira answered 500: Jira is down for maintenance');
         const ev = (
-          await db.query<any>(`SELECT status, attempts FROM event_queue WHERE name = $1 AND event_id = $2`, [
-            DISPATCH,
-            id,
-          ])
+          await db.query<any>(
+            `SELECT d.status, d.attempts FROM event_deliveries d JOIN event_queue e ON e.id = d.event_id
+             WHERE e.name = $1 AND e.event_id = $2`,
+            [DISPATCH, id],
+          )
         ).rows[0];
         expect(ev).toEqual({ status: 'failed', attempts: 5 });
         expect(

@@ -133,7 +133,7 @@ for (const driver of testDrivers()) {
         async () =>
           (
             await db.query<{ n: number }>(
-              `SELECT count(*)::int AS n FROM event_queue WHERE name = 'incident.resource.transition' AND status = 'pending'`,
+              `SELECT count(*)::int AS n FROM event_deliveries WHERE consumer = 'incidents' AND status IN ('pending', 'running')`,
             )
           ).rows[0].n,
         (n) => n === 0,

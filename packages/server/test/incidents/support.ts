@@ -58,7 +58,11 @@ export async function createConnection(api: Api, type: string, values: Connectio
 
 /** Retries due later become due now: the event queue's backoff without the wait. */
 export async function hurryRetries(db: Db, name: string): Promise<void> {
-  await db.query(`UPDATE event_queue SET next_attempt_at = now() WHERE name = $1 AND status = 'pending'`, [name]);
+  await db.query(
+    `UPDATE event_deliveries d SET next_attempt_at = now() FROM event_queue e
+     WHERE e.id = d.event_id AND e.name = $1 AND d.status = 'pending'`,
+    [name],
+  );
 }
 
 /** Polls until fn's value passes check (generous: the queue and the scheduler run on their own). */

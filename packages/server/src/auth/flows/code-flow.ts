@@ -1,6 +1,6 @@
 import { consumeCode, issueCode, MAX_CODE_ATTEMPTS, voidCodes, type CodeType } from '../codes.ts';
 import { findIdentityByEmail } from '../identities.ts';
-import type { Mail } from '../mailer.ts';
+import type { Mail } from '../../mail/index.ts';
 import { FormError, type FlowRequest, type Outcome } from './engine.ts';
 import { EMAIL_RE } from './registration.ts';
 import { updateFlow, type FlowRow } from './store.ts';
@@ -73,7 +73,7 @@ export async function submitCode(
       type: spec.type,
       address: identity.traits.email,
     });
-    fr.after(() => fr.ctx.mailer.send(spec.mail(identity.traits.email, code)));
+    fr.after(() => fr.ctx.mailer.send(spec.mail(identity.traits.email, code)).then(() => {}));
   } else {
     await voidCodes(fr.q, flow.id);
     fr.ctx.log.info({ flow: flow.id, type: spec.type }, 'auth: code requested for an unknown address; nothing sent');

@@ -85,7 +85,7 @@ export const registrationKind: FlowKind = {
       type: 'verification',
       address: identity.traits.email,
     });
-    fr.after(() => fr.ctx.mailer.send(verificationMail(identity.traits.email, code)));
+    fr.after(() => fr.ctx.mailer.send(verificationMail(identity.traits.email, code)).then(() => {}));
 
     return {
       status: 200,

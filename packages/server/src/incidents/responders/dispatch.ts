@@ -6,8 +6,10 @@ import {
   type TeamResponderType,
 } from '@watchdeck/core';
 import type { Queryable } from '../../db/index.ts';
-import type { QueuedEvent } from '../../jobs/index.ts';
+import type { ConsumedEvent, DeliveryContext } from '../../jobs/index.ts';
+import type { Mailer } from '../../mail/index.ts';
 import type { SecretBox } from '../../connections/secret-box.ts';
+import { redactSecrets } from '../../connections/testers.ts';
 import {
   ConnectionLookupError,
   connectionById,
@@ -15,7 +17,6 @@ import {
   connectionsOfType,
   type StoredConnection,
 } from '../../connections/lookup.ts';
-import type { IncidentMailer } from '../mail.ts';
 import { caseWebhook, ConfigurationError, jira, planner, serviceNow } from './clients.ts';
 
 /**
@@ -26,16 +27,19 @@ import { caseWebhook, ConfigurationError, jira, planner, serviceNow } from './cl
  * the outcome on the responder: dispatch_status sent | logged | failed, dispatch_error,
  * external_id, external_url (the team's linkUrl template, else the system's own link).
  *
- * Errors of the ticket system or the network are thrown, so the event queue retries them with its
- * backoff; the last failure leaves the responder failed with the error (onFailure). A missing or
- * unusable configuration (no connection, several to choose from, a field the system refuses) fails
- * at once: retrying would not change it.
+ * The call goes out outside any transaction; its outcome is recorded in the transaction that
+ * marks the event's delivery done, so a crash repeats at most the call in flight (an email carries
+ * the delivery's key as Message-ID, a support case the responder id). Errors of the ticket system
+ * or the network are thrown, so the event queue retries them with its backoff; the last failure
+ * leaves the responder failed with the error (onFailure). A missing or unusable configuration (no
+ * connection, several to choose from, a field the system refuses) fails at once: retrying would
+ * not change it.
  */
 export const DISPATCH_EVENT = 'incident.responder.dispatch';
 
 export interface DispatchDeps {
   box?: SecretBox;
-  mailer: IncidentMailer;
+  mailer: Mailer;
   log: FastifyBaseLogger;
   /** the console's external address, for links to the incident in emails and cases */
   publicUrl?: string;
@@ -148,17 +152,25 @@ async function connectionFor(
 
 const trimSlash = (s: string) => s.replace(/\/+$/, '');
 
-async function open(r: ResponderRow, c: StoredConnection | undefined, deps: DispatchDeps): Promise<Outcome> {
+async function open(
+  r: ResponderRow,
+  c: StoredConnection | undefined,
+  deps: DispatchDeps,
+  key: string,
+): Promise<Outcome> {
   const f = r.properties;
   const incidentUrl = deps.publicUrl ? `${deps.publicUrl}/incidents/${r.incident.id}` : undefined;
   switch (r.type) {
     case 'email': {
       const footer = `\n\n--\nWatchdeck incident ${r.incident.incident_id}: ${r.incident.title}${incidentUrl ? `\n${incidentUrl}` : ''}`;
-      const status = await deps.mailer.send(
-        { to: String(f.to), subject: String(f.subject), text: String(f.body) + footer },
-        c,
-      );
-      return { status };
+      const mail = { to: String(f.to), subject: String(f.subject), text: String(f.body) + footer, key };
+      try {
+        return { status: await deps.mailer.send(mail, c) };
+      } catch (err) {
+        // a mail server's answer may echo what it was given
+        if (c) throw new Error(redactSecrets((err as Error).message, c), { cause: err });
+        throw err;
+      }
     }
     case 'jira': {
       const issue = await jira.createIssue(c!, f);
@@ -213,23 +225,26 @@ async function open(r: ResponderRow, c: StoredConnection | undefined, deps: Disp
 
 export function responderDispatcher(deps: DispatchDeps) {
   return {
-    async handle(event: QueuedEvent, tx: Queryable): Promise<void> {
+    /** one delivery of 'incident.responder.dispatch' (the claim makes it this worker's alone) */
+    async handle(event: ConsumedEvent, { db, done }: DeliveryContext): Promise<void> {
       const id = String(event.properties.responder_id ?? '');
-      const { rows } = await tx.query<ResponderRow>(
+      const { rows } = await db.query<ResponderRow>(
         `SELECT r.id, r.type, r.properties, r.dispatch_status, r.deleted_at, to_jsonb(i) AS incident, to_jsonb(t) AS team
          FROM responders r JOIN incidents i ON i.id = r.incident_id LEFT JOIN teams t ON t.id = r.team_id
-         WHERE r.id = $1::uuid FOR UPDATE OF r`,
+         WHERE r.id = $1::uuid`,
         [id],
       );
       const r = rows[0];
       if (!r || r.dispatch_status !== 'pending' || !r.team) return; // removed, or already dispatched
-      if (r.deleted_at) return record(tx, r.id, 'failed', 'the responder was removed before its ticket was opened');
+      if (r.deleted_at) {
+        return done((tx) => record(tx, r.id, 'failed', 'the responder was removed before its ticket was opened'));
+      }
       const client = r.team.spec?.responder_clients?.[r.type] ?? {};
       let outcome: Outcome;
       try {
-        outcome = await open(r, await connectionFor(tx, deps, r, client), deps);
+        outcome = await open(r, await connectionFor(db, deps, r, client), deps, event.key);
       } catch (err) {
-        if (err instanceof ConfigurationError) return record(tx, r.id, 'failed', err.message);
+        if (err instanceof ConfigurationError) return done((tx) => record(tx, r.id, 'failed', err.message));
         throw err;
       }
       const link = client.linkUrl
@@ -241,14 +256,16 @@ export function responderDispatcher(deps: DispatchDeps) {
             result: outcome.result ?? {},
           })
         : outcome.link;
-      await record(
-        tx,
-        r.id,
-        outcome.status,
-        outcome.warning ??
-          (outcome.status === 'logged' ? 'SMTP_URL is not set: the email was written to the server log' : null),
-        outcome.externalId,
-        link || null,
+      await done((tx) =>
+        record(
+          tx,
+          r.id,
+          outcome.status,
+          outcome.warning ??
+            (outcome.status === 'logged' ? 'SMTP_URL is not set: the email was written to the server log' : null),
+          outcome.externalId,
+          link || null,
+        ),
       );
       deps.log.info(
         { responder: r.id, type: r.type, externalId: outcome.externalId, status: outcome.status },
@@ -256,13 +273,13 @@ export function responderDispatcher(deps: DispatchDeps) {
       );
     },
 
-    async onFailure(event: QueuedEvent, err: unknown, tx: Queryable, final: boolean): Promise<void> {
+    async onFailure(event: ConsumedEvent, err: unknown, tx: Queryable, final: boolean): Promise<void> {
       const message = err instanceof Error ? err.message : String(err);
       await record(
         tx,
         String(event.properties.responder_id ?? ''),
         final ? 'failed' : 'pending',
-        final ? message : `${message} (attempt ${event.attempts + 1}; retrying)`,
+        final ? message : `${message} (attempt ${event.attempt}; retrying)`,
       );
     },
   };

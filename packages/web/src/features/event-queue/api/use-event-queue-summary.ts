@@ -1,9 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { db, unwrap } from '../../../lib/api.ts';
 
-/** A row of event_queue_summary (seed 002 section 3 "Event queue summary"). */
+/**
+ * A row of event_queue_summary (seed 002 section 3 "Event queue summary"): the backlog of one
+ * event name for one of its consumers (server jobs/README.md).
+ */
 export interface EventQueueSummaryRow {
   name: string;
+  consumer: string;
   pending: number;
   failed: number;
   average_attempts: number | null;
@@ -12,7 +16,7 @@ export interface EventQueueSummaryRow {
   most_common_error: string | null;
 }
 
-/** One row per event name; a few dozen at most. */
+/** One row per event name and consumer; a few dozen at most. */
 const LIMIT = 500;
 
 /** GET event_queue_summary?order=last_failure.desc (seed 000 section 7). */
