@@ -78,23 +78,30 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     if (status && status >= 400 && status < 500) return reply.send(err);
     if (isConnectionError(err)) {
       req.log.warn({ err: { message: err.message } }, 'database unavailable');
-      return reply
-        .code(503)
-        .send({
-          statusCode: 503,
-          error: 'Service Unavailable',
-          message: 'The database is unavailable; try again in a moment',
-        });
+      return reply.code(503).send({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'The database is unavailable; try again in a moment',
+      });
+    }
+    // a value the route passed to the database unchecked: the caller's input, not our failure
+    const sqlstate = (err as { code?: unknown }).code;
+    if (typeof sqlstate === 'string' && /^2[23][0-9A-Z]{3}$/.test(sqlstate)) {
+      req.log.info({ err: { message: err.message, code: sqlstate } }, 'input refused by the database');
+      const conflict = sqlstate === '23505' || sqlstate === '23503';
+      return reply.code(conflict ? 409 : 400).send({
+        statusCode: conflict ? 409 : 400,
+        error: conflict ? 'Conflict' : 'Bad Request',
+        message: conflict ? 'The request conflicts with stored data' : 'A value in the request is not valid',
+      });
     }
     if (isStatementTimeout(err)) {
       req.log.warn({ err: { message: err.message } }, 'statement timeout');
-      return reply
-        .code(503)
-        .send({
-          statusCode: 503,
-          error: 'Service Unavailable',
-          message: 'The database took too long to answer; try again later',
-        });
+      return reply.code(503).send({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'The database took too long to answer; try again later',
+      });
     }
     req.log.error({ err }, 'request failed');
     return reply.code(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' });
