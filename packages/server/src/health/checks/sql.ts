@@ -92,6 +92,7 @@ export async function mysqlCheck(spec: Record<string, unknown>, ctx: CheckContex
     if (ctx.signal.aborted) throw err;
     throw connectError('cannot connect to MySQL', err as Error & { code?: string });
   }
+  conn.on('error', () => {}); // a dropped connection fails the query; unheard, the event would crash the process
   try {
     let rows: Record<string, unknown>[];
     try {
