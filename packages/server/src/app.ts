@@ -4,10 +4,11 @@ import { existsSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
-import type { Db } from './db/index.ts';
+import { isConnectionError, isStatementTimeout, type Db } from './db/index.ts';
 import { version } from './version.ts';
 import { restPlugin, withWriteChecks } from './pgrest/index.ts';
 import { exposedTables } from './db/exposed.ts';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './pgrest/limits.ts';
 import { registerAuth, registerBrowserProtections, redactUrl, PUBLIC } from './auth/index.ts';
 import { createEngines, type Engines } from './jobs/index.ts';
 import { createMailer } from './mail/index.ts';
@@ -97,6 +98,58 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   // headers, before any route (auth/browser-protections.ts).
   registerBrowserProtections(app, config);
 
+  // JSON bodies: Fastify's parser, refusing a body nested past reason before it is parsed (the
+  // areas re-serialise bodies; JSON.stringify of a deep document overflows the stack: a 500)
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (nestedDeeperThan(text)) {
+      const err = Object.assign(new Error(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`), {
+        statusCode: 400,
+      });
+      return done(err, undefined);
+    }
+    return parseJson(req, text, done);
+  });
+
+  // The last word on errors no route answered itself: a client's mistake keeps its 4xx and
+  // message; the database gone or too slow is a 503 saying so; anything else a 500 that shows
+  // nothing of the failure (it is logged).
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    const status = err.statusCode;
+    if (status && status >= 400 && status < 500) return reply.send(err);
+    if (isConnectionError(err)) {
+      req.log.warn({ err: { message: err.message } }, 'database unavailable');
+      return reply.code(503).send({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'The database is unavailable; try again in a moment',
+      });
+    }
+    // a value the route passed to the database unchecked: the caller's input, not our failure
+    const sqlstate = (err as { code?: unknown }).code;
+    if (typeof sqlstate === 'string' && /^2[23][0-9A-Z]{3}$/.test(sqlstate)) {
+      req.log.info({ err: { message: err.message, code: sqlstate } }, 'input refused by the database');
+      const conflict = sqlstate === '23505' || sqlstate === '23503';
+      return reply.code(conflict ? 409 : 400).send({
+        statusCode: conflict ? 409 : 400,
+        error: conflict ? 'Conflict' : 'Bad Request',
+        message: conflict ? 'The request conflicts with stored data' : 'A value in the request is not valid',
+      });
+    }
+    if (isStatementTimeout(err)) {
+      req.log.warn({ err: { message: err.message } }, 'statement timeout');
+      return reply.code(503).send({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'The database took too long to answer; try again later',
+      });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' });
+  });
+
   const engines = createEngines(db, app.log, {
     workers: config.workers,
     jobHistoryRetentionDays: config.jobHistoryRetentionDays,
@@ -165,6 +218,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     db,
     exposed: exposedTables,
     rowCap: config.rowCap,
+    limits: {
+      maxEmbeds: config.dbMaxEmbeds,
+      maxEmbedDepth: config.dbMaxEmbedDepth,
+      maxResponseBytes: config.dbMaxResponseBytes,
+      statementTimeoutMs: config.databaseUrl ? config.dbStatementTimeoutMs : 0,
+    },
     authorize: withWriteChecks(auth.authorizeTable, [
       validateConnectionWrite,
       validateSettingsWrite,

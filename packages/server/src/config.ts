@@ -16,6 +16,19 @@ const schema = z.object({
   // unset: sized to this machine (defaultPoolSize)
   WATCHDECK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   WATCHDECK_DB_ROW_CAP: z.coerce.number().int().positive().default(10000),
+  // limits on what one request may ask of the database (README "Limits"; pgrest/limits.ts)
+  WATCHDECK_DB_STATEMENT_TIMEOUT: z
+    .string()
+    .refine((v) => v.trim() === '0' || (durationToMs(v) ?? 0) > 0, 'a duration such as 30s, or 0 for none')
+    .default('30s'),
+  WATCHDECK_DB_MAX_EMBEDS: z.coerce.number().int().min(0).max(1000).default(20),
+  WATCHDECK_DB_MAX_EMBED_DEPTH: z.coerce.number().int().min(0).max(32).default(5),
+  WATCHDECK_DB_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(16 * 1024 * 1024),
   WATCHDECK_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
   // background engines (jobs/)
   WATCHDECK_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
@@ -81,6 +94,12 @@ export type Config = {
   /** PostgreSQL connections this process keeps open (PGlite has one) */
   dbPoolSize: number;
   rowCap: number;
+  /** PostgreSQL statement_timeout of every connection, ms (0: none; PGlite cannot enforce one) */
+  dbStatementTimeoutMs: number;
+  /** /api/db: embeds per request, embed nesting, bytes per answer */
+  dbMaxEmbeds: number;
+  dbMaxEmbedDepth: number;
+  dbMaxResponseBytes: number;
   shutdownTimeoutMs: number;
   /** 'api' serves HTTP only, 'worker' runs the engines only, 'all' both (DESIGN section 6) */
   role: 'all' | 'api' | 'worker';
@@ -225,6 +244,11 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     dbPoolSize: e.WATCHDECK_DB_POOL_SIZE ?? defaultPoolSize(e.WATCHDECK_ROLE, e.WATCHDECK_WORKERS),
     rowCap: e.WATCHDECK_DB_ROW_CAP,
+    dbStatementTimeoutMs:
+      e.WATCHDECK_DB_STATEMENT_TIMEOUT.trim() === '0' ? 0 : durationToMs(e.WATCHDECK_DB_STATEMENT_TIMEOUT)!,
+    dbMaxEmbeds: e.WATCHDECK_DB_MAX_EMBEDS,
+    dbMaxEmbedDepth: e.WATCHDECK_DB_MAX_EMBED_DEPTH,
+    dbMaxResponseBytes: e.WATCHDECK_DB_MAX_RESPONSE_BYTES,
     shutdownTimeoutMs: e.WATCHDECK_SHUTDOWN_TIMEOUT_MS,
     role: e.WATCHDECK_ROLE,
     workers: e.WATCHDECK_WORKERS,

@@ -10,7 +10,19 @@ async function main() {
   const config = loadConfig();
   // Held in memory from here on; nothing started later inherits them (README "Secrets").
   scrubSecretEnv();
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  // a connection that fails while idle is logged once the app's logger exists
+  const logger: { current?: { warn(obj: object, msg: string): void } } = {};
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    onError: (err) =>
+      logger.current?.warn(
+        { err: { message: err.message, code: (err as { code?: string }).code } },
+        'database connection lost; the pool opens a new one',
+      ),
+  });
   await migrate(db);
 
   if (command === 'migrate') return db.close();
@@ -26,6 +38,7 @@ async function main() {
 
   if (config.demoData) await seedDemo(db, { force: false });
   const app = await buildApp({ config, db });
+  logger.current = app.log;
   await ensureFirstAdmin(db, config, app.log); // only when nobody has the admin role yet
 
   let closing = false;

@@ -27,6 +27,12 @@ export interface HttpCallOptions {
 
 const MAX_BODY = 64 * 1024;
 
+/** Testers put tokens in many headers (Authorization, PRIVATE-TOKEN, Access-Token, ...): keep only the harmless ones. */
+function withoutCredentials(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => /^(accept|content-type|user-agent)$/i.test(k)));
+}
+
 export function httpCall(url: string, opts: HttpCallOptions): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     let target: URL;
@@ -44,14 +50,23 @@ export function httpCall(url: string, opts: HttpCallOptions): Promise<HttpAnswer
     if (opts.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(opts.body));
     const req = lib.request(
       target,
-      { method, headers, timeout: opts.timeoutMs, ...(target.protocol === 'https:' ? { rejectUnauthorized: !opts.insecureTls } : {}) },
+      {
+        method,
+        headers,
+        timeout: opts.timeoutMs,
+        ...(target.protocol === 'https:' ? { rejectUnauthorized: !opts.insecureTls } : {}),
+      },
       (res) => {
         const status = res.statusCode ?? 0;
         const location = res.headers.location;
         const redirects = opts.maxRedirects ?? 3;
         if (status >= 300 && status < 400 && location && redirects > 0 && (method === 'GET' || method === 'HEAD')) {
           res.resume();
-          return resolve(httpCall(new URL(location, target).toString(), { ...opts, maxRedirects: redirects - 1 }));
+          const next = new URL(location, target);
+          // A connection's credentials go only to its own origin: a redirect elsewhere drops them
+          // (as browsers and fetch do), or a peer could hand them to any host by redirecting.
+          const headers = next.origin === target.origin ? opts.headers : withoutCredentials(opts.headers);
+          return resolve(httpCall(next.toString(), { ...opts, headers, maxRedirects: redirects - 1 }));
         }
         const chunks: Buffer[] = [];
         const maxBody = opts.maxBody ?? MAX_BODY;

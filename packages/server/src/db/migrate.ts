@@ -15,6 +15,8 @@ export async function migrate(db: Db, dir = migrationsDir): Promise<string[]> {
   const files = readdirSync(dir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
+    // a migration may rewrite a large table: WATCHDECK_DB_STATEMENT_TIMEOUT is for requests
+    await tx.query(`SET LOCAL statement_timeout = 0`);
     await tx.query('SELECT pg_advisory_xact_lock(727274)');
     const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
     for (const file of files) {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isConnectionError, isStatementTimeout } from './errors.ts';
 
 // node-postgres's own serialiser of bound values (exported as pg/lib/utils, without types)
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
@@ -218,7 +219,13 @@ export class ReadBatcher {
     let rows: Record<string, unknown>[];
     try {
       rows = await conn.query<Record<string, unknown>>(shape.batchSql!, columns);
-    } catch {
+    } catch (err) {
+      // A lost connection or a statement timeout is nobody's value: running each member alone on
+      // that connection would only fail (or time out) once per member. Each gets the error.
+      if (isConnectionError(err) || isStatementTimeout(err)) {
+        for (const w of group) w.reject(err);
+        return;
+      }
       // one member's value failed the statement: each runs alone for its own answer. When none
       // fails alone, it was the batched form itself (an aggregate of parameters only belongs to
       // the outer query there): this text is not batched again.

@@ -38,12 +38,17 @@ export function connectionResolver(db: Db, box: SecretBox | undefined): Connecti
       [name, namespace ?? null],
     );
     const c = rows[0];
-    if (!c) throw new Error(`connection ${namespace ? `${namespace}/` : ''}${name} not found: create it under Settings > Connections`);
+    if (!c)
+      throw new Error(
+        `connection ${namespace ? `${namespace}/` : ''}${name} not found: create it under Settings > Connections`,
+      );
     try {
       const open = (v: string | null | undefined) => (v && box ? box.decrypt(v) : (v ?? null));
       return { ...c, url: open(c.url), password: open(c.password), certificate: open(c.certificate) };
     } catch {
-      throw new Error(`the secret of connection ${c.namespace}/${c.name} cannot be decrypted with the current WATCHDECK_SECRET_KEY; save the connection again`);
+      throw new Error(
+        `the secret of connection ${c.namespace}/${c.name} cannot be decrypted with the current WATCHDECK_SECRET_KEY; save the connection again`,
+      );
     }
   };
   return {
@@ -56,6 +61,53 @@ export function connectionResolver(db: Db, box: SecretBox | undefined): Connecti
       return value;
     },
   };
+}
+
+const DEFAULT_PORTS: Record<string, string> = {
+  http: '80',
+  https: '443',
+  postgres: '5432',
+  mysql: '3306',
+  redis: '6379',
+  rediss: '6379',
+};
+
+/**
+ * A URL's origin: scheme, host and port, the scheme's default port filled in (`postgresql` counts
+ * as `postgres`, so `postgres://db` and `postgresql://db:5432/other` are one origin). Undefined
+ * when the text is not a URL.
+ */
+export function originOf(raw: string | null | undefined): string | undefined {
+  if (!raw) return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  const scheme = u.protocol
+    .replace(/:$/, '')
+    .toLowerCase()
+    .replace(/^postgresql$/, 'postgres');
+  const host = u.hostname.toLowerCase();
+  if (!host) return undefined;
+  return `${scheme}://${host}:${u.port || DEFAULT_PORTS[scheme] || ''}`;
+}
+
+/**
+ * The connection's username and password for a request to `target`, or none. A connection's
+ * credentials go only to its own origin (scheme, host and port of its URL): a spec that names a
+ * connection but sends the request elsewhere (its own `url`, `host`, `addr`) must not carry the
+ * connection's secrets there, or anyone allowed to edit a check could read them off a listener of
+ * their own. A connection without a URL lends its credentials to no host.
+ */
+export function credentialsFor(
+  c: ResolvedConnection,
+  target: string | null | undefined,
+): { username?: string; password?: string } {
+  const own = originOf(c.url);
+  if (!own || own !== originOf(target)) return {};
+  return { username: c.username ?? undefined, password: c.password ?? undefined };
 }
 
 /** Puts a connection's username/password into a URL unless it already carries credentials. */

@@ -30,6 +30,9 @@ export interface RollupStats {
 
 export async function rollUp(db: Db): Promise<RollupStats> {
   return db.transaction(async (tx) => {
+    // The first pass covers all history (an upgraded database, weeks of runs): not bound by the
+    // statement timeout meant for requests (WATCHDECK_DB_STATEMENT_TIMEOUT), or it never finishes
+    await tx.query(`SET LOCAL statement_timeout = 0`);
     // Only one pass at a time across replicas; a second one waits and then redoes little.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('watchdeck.health.rollup'))`);
     const { rows } = await tx.query<{ from_hour: Date | null; until: Date }>(
@@ -87,13 +90,17 @@ export async function rollUp(db: Db): Promise<RollupStats> {
  * roll-ups after HOURLY_RETENTION_DAYS; daily roll-ups stay, so year-long ranges keep working.
  */
 export async function pruneCheckStatuses(db: Db, retentionDays: number): Promise<{ raw: number; hourly: number }> {
-  const raw = await db.query(
-    `DELETE FROM check_statuses WHERE time < least(now() - ($1::int * interval '1 day'),
-       coalesce((SELECT until FROM check_rollup_state WHERE tier = $2), '-infinity'::timestamptz) - interval '${MARGIN}')`,
-    [retentionDays, ROLLUP_TIER],
-  );
-  const hourly = await db.query(`DELETE FROM check_statuses_1h WHERE bucket < now() - ($1::int * interval '1 day')`, [
-    Math.max(HOURLY_RETENTION_DAYS, retentionDays),
-  ]);
-  return { raw: raw.rowCount, hourly: hourly.rowCount };
+  // the first prune after an upgrade may delete millions of rows: no statement timeout (as rollUp)
+  return db.transaction(async (tx) => {
+    await tx.query(`SET LOCAL statement_timeout = 0`);
+    const raw = await tx.query(
+      `DELETE FROM check_statuses WHERE time < least(now() - ($1::int * interval '1 day'),
+         coalesce((SELECT until FROM check_rollup_state WHERE tier = $2), '-infinity'::timestamptz) - interval '${MARGIN}')`,
+      [retentionDays, ROLLUP_TIER],
+    );
+    const hourly = await tx.query(`DELETE FROM check_statuses_1h WHERE bucket < now() - ($1::int * interval '1 day')`, [
+      Math.max(HOURLY_RETENTION_DAYS, retentionDays),
+    ]);
+    return { raw: raw.rowCount, hourly: hourly.rowCount };
+  });
 }

@@ -1,7 +1,7 @@
 import { AUTOMATIC_DOD_TYPES, DOD_DEFAULT_SCRIPTS, DOD_EVENTS } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
 import { publish } from '../jobs/index.ts';
-import { celDuration, celTimestamp, compile, evaluate } from '../cel/index.ts';
+import { CelLimitError, celDuration, celTimestamp, compile, costProblem, evaluate } from '../cel/index.ts';
 
 /**
  * The automatic definition of done (seed 001 section 4): every evidence with definition_of_done
@@ -115,24 +115,36 @@ const SAMPLE_ROW: DodRow = (() => {
 })();
 
 /**
- * Why a script cannot be used, or undefined: it must parse, call only functions CEL knows, and
- * give true or false (judged on a sample of every variable; a field the sample lacks is fine).
+ * What is wrong with a script, if anything. `invalid`: it must parse, call only functions CEL
+ * knows, and give true or false (judged on a sample of every variable; a field the sample lacks is
+ * fine). `costly`: it could take more than the CEL limits (cel/index.ts CEL_LIMITS), estimated
+ * from its text or seen on the sample; such a script would only ever fail, every minute.
  */
-export function dodScriptProblem(script: string): string | undefined {
+export function judgeDodScript(script: string): { invalid?: string; costly?: string } {
   try {
     compile(script);
   } catch (err) {
-    return (err as Error).message.replace(/^invalid CEL expression "[\s\S]*?": /, '');
+    return { invalid: (err as Error).message.replace(/^invalid CEL expression "[\s\S]*?": /, '') };
   }
+  const costly = costProblem(script);
+  if (costly) return { costly };
   try {
     const result = evaluate(script, dodVariables(SAMPLE_ROW, new Date('2026-01-01T01:00:00Z')));
-    if (typeof result !== 'boolean') return `it gives ${JSON.stringify(result)}; a definition of done is true or false`;
+    if (typeof result !== 'boolean')
+      return { invalid: `it gives ${JSON.stringify(result)}; a definition of done is true or false` };
   } catch (err) {
     const message = (err as Error).message;
+    if (err instanceof CelLimitError) return { costly: message.replace(/^CEL expression "[\s\S]*?" stopped: /, '') };
     if (/unbound function|no such overload|no matching overload|unsupported/i.test(message))
-      return message.replace(/^CEL expression "[\s\S]*?" failed: /, '');
+      return { invalid: message.replace(/^CEL expression "[\s\S]*?" failed: /, '') };
   }
-  return undefined;
+  return {};
+}
+
+/** Why a script cannot be used, or undefined (judgeDodScript, either reason). */
+export function dodScriptProblem(script: string): string | undefined {
+  const { invalid, costly } = judgeDodScript(script);
+  return invalid ?? costly;
 }
 
 // ---- evaluation -------------------------------------------------------------------------------------
@@ -174,6 +186,9 @@ export async function evaluateDefinitionsOfDone(
     const now = opts.now ?? new Date();
     for (const row of rows) {
       out.evaluated++;
+      // Each evaluation is bounded by CEL_LIMITS (about 100 ms at most); between two, requests
+      // waiting on the event loop go first, so a page of costly scripts never stalls the API.
+      await new Promise((resolve) => setImmediate(resolve));
       const verdict = evaluateDod(row, now);
       if ('error' in verdict) {
         out.errors[row.id] = verdict.error;

@@ -1,4 +1,4 @@
-import { dodScriptProblem } from './dod.ts';
+import { judgeDodScript } from './dod.ts';
 
 /**
  * Checks a write to `evidences` through /api/db before the database sees it (the engine's
@@ -12,8 +12,12 @@ export class DodScriptError extends Error {
   readonly detail: string;
   readonly hint =
     'Examples: check.status == "healthy" && check.age > duration("5m"); analysis.status == "resolved"; component.status == "healthy"';
-  constructor(script: string, problem: string) {
-    super(`The definition of done script is not a valid CEL expression: ${problem}`);
+  constructor(script: string, problem: string, costly = false) {
+    super(
+      costly
+        ? `The definition of done script is too costly to run: ${problem}`
+        : `The definition of done script is not a valid CEL expression: ${problem}`,
+    );
     this.detail = `script: ${script}`;
   }
 }
@@ -30,7 +34,8 @@ export function validateEvidenceWrite(table: string, method: string, rawBody: un
     if (!row || typeof row !== 'object') continue;
     const script = (row as Record<string, unknown>).script;
     if (typeof script !== 'string' || !script.trim()) continue;
-    const problem = dodScriptProblem(script.trim());
-    if (problem) throw new DodScriptError(script, problem);
+    const { invalid, costly } = judgeDodScript(script.trim());
+    if (invalid) throw new DodScriptError(script, invalid);
+    if (costly) throw new DodScriptError(script, costly, true);
   }
 }

@@ -1,3 +1,5 @@
+import { isConnectionError } from '../db/errors.ts';
+
 /**
  * PostgREST-shaped errors: {code, message, details, hint} with PostgREST's codes and statuses.
  * Database errors are mapped by SQLSTATE so bad input is always a 4xx, never a 500.
@@ -38,6 +40,11 @@ export function statusFor(code: string): number {
   if (code === '42P01' || code === '42883') return 404;
   if (code === '25006') return 405;
   if (code === 'P0001') return 400;
+  // Deviations from PostgREST (500 for both): a statement cancelled by the statement timeout and
+  // a statement too complex or too long (54: too many columns, nesting past the stack depth) are
+  // what the request asked for; README.md "Limits"
+  if (code === '57014') return 400;
+  if (code.startsWith('54')) return 400;
   if (code === '53400') return 500;
   // RAISE SQLSTATE 'PT402' in a function chooses the status itself
   if (/^PT[1-5]\d\d$/.test(code)) return Number(code.slice(2));
@@ -57,8 +64,20 @@ interface PgLikeError {
 export function fromDatabaseError(err: unknown): RestError {
   if (err instanceof RestError) return err;
   const e = err as PgLikeError;
-  if (e && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
-    return new RestError(statusFor(e.code), e.code, e.message ?? 'database error', e.detail ?? null, e.hint ?? null);
+  // the connection failed, not the statement (a restart, a terminated backend: 57P01-57P03, or
+  // a socket error without a SQLSTATE): try again later
+  const sqlstate = e && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined;
+  if ((!sqlstate || /^57P0[123]$/.test(sqlstate)) && isConnectionError(err)) {
+    return new RestError(
+      503,
+      'PGRST001',
+      'Database client error: the connection to the database was lost or refused',
+      null,
+      'Try again in a moment.',
+    );
+  }
+  if (sqlstate) {
+    return new RestError(statusFor(sqlstate), sqlstate, e.message ?? 'database error', e.detail ?? null, e.hint ?? null);
   }
   return new RestError(500, 'PGRST000', 'internal error');
 }

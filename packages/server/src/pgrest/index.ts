@@ -8,6 +8,15 @@ import { loadSchemaCache, type SchemaCache } from './schema-cache.ts';
 import { negotiate, parsePrefer, parseRange, toCsv, withoutNulls, type Format } from './respond.ts';
 import { pickOverload, planRead, planWrite, planRpc, type Plan } from './plans.ts';
 import { PlanCache } from './plan-cache.ts';
+import {
+  DEFAULT_REST_LIMITS,
+  MAX_JSON_DEPTH,
+  nestedDeeperThan,
+  statementTimeout,
+  tooLarge,
+  type RestLimits,
+} from './limits.ts';
+import { isStatementTimeout } from '../db/errors.ts';
 
 export type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
 /** Validates a write's body for one table (throws a PostgREST-shaped or SQLSTATE-coded error). */
@@ -23,6 +32,8 @@ export function withWriteChecks(authorize: Authorize, checks: WriteCheck[]): Aut
     const authorized = authorize(req, table, access);
     if (access !== 'write') return authorized;
     const validate = () => {
+      // the checks parse and walk the body: one nested past reason is refused before they do
+      if (typeof req.body === 'string' && nestedDeeperThan(req.body)) throw tooDeep();
       for (const check of checks) check(table, req.method, req.body);
     };
     return authorized ? authorized.then(validate) : validate();
@@ -50,6 +61,8 @@ export interface RestOptions {
    * triggers that decide by role (only a comment's author or an admin edits it: 0180).
    */
   actorRoles?: (req: FastifyRequest) => readonly string[] | null | undefined;
+  /** embeds, embed depth, answer size and the statement timeout quoted in errors (limits.ts) */
+  limits?: Partial<RestLimits>;
 }
 
 /**
@@ -67,7 +80,9 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
 
   // What every request's plan context shares; built once (a closure made per request costs more
   // than it looks: tsx names every one it creates).
+  const limits: RestLimits = { ...DEFAULT_REST_LIMITS, ...opts.limits };
   const staticCtx = {
+    limits,
     rowCap: opts.rowCap,
     isExposed: (name: string) => !!opts.exposed[name],
     secretColumns: (name: string) => opts.exposed[name]?.secrets ?? [],
@@ -167,13 +182,21 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
         for (const t of touched) if (t !== mainTable) await opts.authorize(req, t, 'read');
       }
 
-      const result = await run(opts.db, plan, format, stripNulls, opts.actor?.(req) ?? null, opts.actorRoles?.(req));
+      const result = await run(
+        opts.db,
+        plan,
+        format,
+        stripNulls,
+        opts.actor?.(req) ?? null,
+        opts.actorRoles?.(req),
+        limits,
+      );
       reply.code(result.status);
       for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
       if (result.body === undefined) return reply.send();
       return reply.type(result.contentType).send(req.method === 'HEAD' ? undefined : result.body);
     } catch (err) {
-      const e = fromDatabaseError(err);
+      const e = isStatementTimeout(err) ? statementTimeout(limits) : fromDatabaseError(err);
       if (e.status >= 500) req.log.error({ err }, 'rest engine error');
       for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
       return reply.code(e.status).type('application/json; charset=utf-8').send(e.body());
@@ -203,8 +226,11 @@ function jsonBody(req: FastifyRequest): unknown {
   return req.body;
 }
 
+const tooDeep = () => new RestError(400, 'PGRST102', `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+
 function parseBody(raw: unknown): Record<string, unknown> | Record<string, unknown>[] {
   if (typeof raw !== 'string' || raw.trim() === '') throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+  if (nestedDeeperThan(raw)) throw tooDeep();
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -247,10 +273,20 @@ async function run(
   stripNulls: boolean,
   actor: string | null,
   roles: readonly string[] | null | undefined,
+  limits: RestLimits,
 ): Promise<Result> {
   if (plan.kind === 'read' && plan.statements.length === 1) {
     const { sql, params } = plan.statements[0];
-    return answer(plan, [await db.readRow<Row>(sql, params)], format, stripNulls);
+    const row = await db.readRow<Row>(sql, params);
+    // the statement left the body out: PostgreSQL measured it over the limit (plans.ts planRead)
+    if (
+      row.body === null &&
+      row.bytes !== null &&
+      row.bytes !== undefined &&
+      Number(row.bytes) > limits.maxResponseBytes
+    )
+      throw tooLarge(Number(row.bytes), limits);
+    return answer(plan, [row], format, stripNulls);
   }
   return db.transaction(async (tx: Queryable) => {
     // transaction-local (is_local = true): gone at COMMIT/ROLLBACK, never leaks to a pooled connection
@@ -260,8 +296,13 @@ async function run(
         (roles ?? []).join(','),
       ]);
     let rows: Row[] = [];
+    let bytes = 0;
     for (const stmt of plan.statements) {
       const r = await tx.query<Row>(stmt.sql, stmt.params);
+      // a write's representation or a function's answer: measured here (a write's statement
+      // cannot be wrapped); over the limit, the write is rolled back with the refusal
+      for (const row of r.rows) bytes += row.body ? Buffer.byteLength(row.body) : 0;
+      if (bytes > limits.maxResponseBytes) throw tooLarge(bytes, limits);
       rows = rows.concat(r.rows);
     }
     return answer(plan, rows, format, stripNulls);
@@ -321,6 +362,8 @@ function answer(plan: Plan, rows: Row[], format: Format, stripNulls: boolean): R
 
 interface Row {
   body: string | null;
+  /** reads: the body's size in bytes, measured by PostgreSQL (body is null when over the limit) */
+  bytes?: number | null;
   total: number | null;
   affected: number | null;
   /** reads: the number of rows in body */

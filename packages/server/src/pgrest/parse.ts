@@ -145,12 +145,20 @@ function closingQuote(text: string, open: number): number {
   return -1;
 }
 
-export function parseSelect(text: string): SelectItem[] {
+/**
+ * Nesting a parser follows at most (embeds in a select, or()/and() in a filter). Far above what a
+ * request needs (the embed depth limit is checked later, limits.ts): it only keeps a hostile URL
+ * from recursing until the stack overflows.
+ */
+export const MAX_NESTING = 32;
+
+export function parseSelect(text: string, depth = 0): SelectItem[] {
+  if (depth > MAX_NESTING) throw parseError(`select is nested more than ${MAX_NESTING} levels deep`);
   if (!text.trim()) return [{ kind: 'star' }];
-  return splitTop(text).map((raw) => parseSelectItem(raw.trim()));
+  return splitTop(text).map((raw) => parseSelectItem(raw.trim(), depth));
 }
 
-function parseSelectItem(raw: string): SelectItem {
+function parseSelectItem(raw: string, depth: number): SelectItem {
   if (!raw) throw parseError('empty item in select');
   if (raw === '*') return { kind: 'star' };
   const paren = raw.indexOf('(');
@@ -174,7 +182,7 @@ function parseSelectItem(raw: string): SelectItem {
     if (!IDENT.test(relation) || (alias !== undefined && !IDENT.test(alias)) || (hint !== undefined && !IDENT.test(hint))) {
       throw parseError(`"${raw.slice(0, paren)}" is not a valid embed`);
     }
-    return { kind: 'embed', relation, alias, hint, join, select: parseSelect(inner) };
+    return { kind: 'embed', relation, alias, hint, join, select: parseSelect(inner, depth + 1) };
   }
   let body = raw;
   let alias: string | undefined;
@@ -210,15 +218,16 @@ export function parseOperation(field: Field, text: string): Condition {
 }
 
 /** The value of or=/and=: `(item,item,...)` where an item is a condition or a nested logic. */
-export function parseLogic(op: 'and' | 'or', negate: boolean, text: string): Logic {
+export function parseLogic(op: 'and' | 'or', negate: boolean, text: string, depth = 0): Logic {
+  if (depth > MAX_NESTING) throw parseError(`"${op}" is nested more than ${MAX_NESTING} levels deep`);
   if (!text.startsWith('(') || !text.endsWith(')')) throw parseError(`"${op}" expects a parenthesised list`);
-  const items = splitTop(text.slice(1, -1)).map((raw) => parseLogicItem(raw.trim()));
+  const items = splitTop(text.slice(1, -1)).map((raw) => parseLogicItem(raw.trim(), depth));
   return { kind: 'logic', op, negate, items };
 }
 
-function parseLogicItem(raw: string): Filter {
+function parseLogicItem(raw: string, depth: number): Filter {
   const logic = /^(not\.)?(and|or)(\(.*\))$/s.exec(raw);
-  if (logic) return parseLogic(logic[2] as 'and' | 'or', !!logic[1], logic[3]);
+  if (logic) return parseLogic(logic[2] as 'and' | 'or', !!logic[1], logic[3], depth + 1);
   // field.op.value — the field may contain JSON arrows, and dots only inside quoted keys
   const dot = indexOutsideQuotes(raw, '.');
   if (dot <= 0) throw parseError(`"${raw}" is not a valid filter`);

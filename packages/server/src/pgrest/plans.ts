@@ -4,6 +4,7 @@ import type { SelectItem } from './parse.ts';
 import type { FunctionDef, Relation, SchemaCache } from './schema-cache.ts';
 import { Builder, SECRET_MASK, quoteIdent, type ParamSource } from './sql.ts';
 import type { Prefer } from './respond.ts';
+import { checkSelectLimits, DEFAULT_REST_LIMITS, type RestLimits } from './limits.ts';
 
 /** Statements to run in one transaction, and how to shape their answer. */
 export interface Plan {
@@ -27,6 +28,8 @@ export interface PlanContext {
   isExposed(name: string): boolean;
   secretColumns(name: string): string[];
   encryptSecret?: (plain: string) => string;
+  /** embeds, depth and answer size (limits.ts); the defaults when absent */
+  limits?: RestLimits;
 }
 
 function builderFor(ctx: PlanContext) {
@@ -86,12 +89,17 @@ export function rootPage(limit: number | undefined, offset: number | undefined, 
  * rows and, with Prefer: count, the total.
  */
 export function planRead(ctx: PlanContext, table: string, model: RequestModel, prefer: Prefer, range?: { offset: number; limit?: number }): Plan {
+  const limits = ctx.limits ?? DEFAULT_REST_LIMITS;
+  checkSelectLimits(model.select, limits);
   const b = builderFor(ctx);
   const rel = b.relation(table);
   const { limit, offset } = rootPage(model.limit.get(''), model.offset.get(''), range, ctx.rowCap);
   const { rows, total } = selectBody(b, rel, quoteIdent(rel.name), model, { count: !!prefer.count, limit, offset });
+  // PostgreSQL measures the answer and sends it only when it is within the limit: a refused
+  // answer never reaches (and never stays in) the server's memory. The limit is a trusted integer.
+  const max = Math.floor(limits.maxResponseBytes);
   const sql =
-    `SELECT _b.body, _b.n, ${total} AS total, NULL::bigint AS affected` +
+    `SELECT CASE WHEN octet_length(_b.body) <= ${max} THEN _b.body END AS body, octet_length(_b.body) AS bytes, _b.n, ${total} AS total, NULL::bigint AS affected` +
     ` FROM (SELECT coalesce(json_agg(_r), '[]'::json)::text AS body, count(*) AS n FROM (${rows}) _r) _b`;
   return { kind: 'read', statements: [{ sql, params: b.params.values, sources: b.params.sources }], offset };
 }
@@ -104,6 +112,7 @@ export function planWrite(
   prefer: Prefer,
   body?: Record<string, unknown> | Record<string, unknown>[],
 ): Plan {
+  checkSelectLimits(model.select, ctx.limits ?? DEFAULT_REST_LIMITS);
   const b0 = builderFor(ctx);
   const rel = b0.relation(table);
   const returnRows = prefer.return === 'representation';
@@ -259,6 +268,7 @@ export function planRpc(
   prefer: Prefer,
   range?: { offset: number; limit?: number },
 ): Plan {
+  checkSelectLimits(model.select, ctx.limits ?? DEFAULT_REST_LIMITS);
   const b = builderFor(ctx);
   const known = new Map(fn.args.map((a) => [a.name, a]));
   for (const name of Object.keys(args)) {

@@ -2,6 +2,7 @@ import { RestError, columnNotFound, parseError, tableNotFound } from './errors.t
 import { parseList, splitTop, type Condition, type Field, type Filter, type OrderTerm, type SelectItem } from './parse.ts';
 import type { RequestModel } from './request.ts';
 import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
+import { MAX_SELECT_COLUMNS } from './limits.ts';
 
 /**
  * Turns a parsed request into one parameterised SQL statement that returns the JSON body as text.
@@ -265,6 +266,10 @@ export class Builder {
       }
     }
     if (!cols.length) throw parseError('empty select');
+    // PostgreSQL refuses longer select lists (54011): refused here, before the statement is sent
+    if (cols.length > MAX_SELECT_COLUMNS) {
+      throw new RestError(400, '54011', `The select of ${rel.name} has ${cols.length} entries; at most ${MAX_SELECT_COLUMNS} are allowed`, null, 'Select fewer columns.');
+    }
     return cols.join(', ');
   }
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { restPlugin } from '../../src/pgrest/index.ts';
 import { RestError } from '../../src/pgrest/errors.ts';
+import type { RestLimits } from '../../src/pgrest/limits.ts';
 import { SecretBox } from '../../src/connections/secret-box.ts';
 import type { ExposedTables } from '../../src/db/exposed.ts';
 import type { Db } from '../../src/db/index.ts';
@@ -84,8 +85,11 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-export async function startFixture(driver: TestDriver, opts: { rowCap?: number } = {}): Promise<Fixture> {
-  const db = await driver.open({ migrations: false });
+export async function startFixture(
+  driver: TestDriver,
+  opts: { rowCap?: number; limits?: Partial<RestLimits>; statementTimeoutMs?: number } = {},
+): Promise<Fixture> {
+  const db = await driver.open({ migrations: false, statementTimeoutMs: opts.statementTimeoutMs });
   await db.exec(schemaSql);
   await db.exec(seedSql);
   const box = new SecretBox('pgrest-fixture-key');
@@ -97,6 +101,7 @@ export async function startFixture(driver: TestDriver, opts: { rowCap?: number }
     db,
     exposed: fixtureExposed,
     rowCap: opts.rowCap ?? ROW_CAP,
+    limits: opts.limits,
     encryptSecret: (plain) => box.encrypt(plain),
     onSchemaReload: (reload) => {
       reloadSchema = reload;

@@ -4,8 +4,11 @@ import { openDb, migrate, type Db } from '../../src/db/index.ts';
 
 export interface TestDriver {
   name: 'pglite' | 'pg';
-  /** A fresh, empty database with migrations applied (unless migrations: false). */
-  open(opts?: { migrations?: boolean }): Promise<Db & { dispose(): Promise<void> }>;
+  /**
+   * A fresh, empty database with migrations applied (unless migrations: false). statementTimeoutMs
+   * sets the pool's statement timeout (PostgreSQL; PGlite cannot enforce one).
+   */
+  open(opts?: { migrations?: boolean; statementTimeoutMs?: number }): Promise<Db & { dispose(): Promise<void> }>;
 }
 
 /** Server tests run on PGlite always, and on PostgreSQL too when TEST_DATABASE_URL is set. */
@@ -32,7 +35,7 @@ export function testDrivers(): TestDriver[] {
         await admin.end();
         const url = new URL(adminUrl);
         url.pathname = `/${name}`;
-        const db = await openDb({ databaseUrl: url.toString() });
+        const db = await openDb({ databaseUrl: url.toString(), statementTimeoutMs: opts.statementTimeoutMs });
         if (opts.migrations !== false) await migrate(db);
         const close = db.close.bind(db);
         return Object.assign(db, {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { credentialsFor } from '../connections.ts';
 import { num, secretOrValue, str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
@@ -24,7 +25,11 @@ interface Answer {
   certExpiry?: Date;
 }
 
-function request(url: URL, init: { method: string; headers: Record<string, string>; body?: string; ca?: string; insecure: boolean }, signal: AbortSignal): Promise<Answer> {
+function request(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body?: string; ca?: string; insecure: boolean },
+  signal: AbortSignal,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http;
     const started = performance.now();
@@ -37,7 +42,9 @@ function request(url: URL, init: { method: string; headers: Record<string, strin
         headers,
         agent: false,
         signal,
-        ...(url.protocol === 'https:' ? { rejectUnauthorized: !init.insecure, ...(init.ca ? { ca: init.ca } : {}) } : {}),
+        ...(url.protocol === 'https:'
+          ? { rejectUnauthorized: !init.insecure, ...(init.ca ? { ca: init.ca } : {}) }
+          : {}),
       },
       (res) => {
         let certExpiry: Date | undefined;
@@ -54,7 +61,8 @@ function request(url: URL, init: { method: string; headers: Record<string, strin
         });
         res.on('end', () => {
           const out: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
           resolve({
             status: res.statusCode ?? 0,
             statusText: res.statusMessage ?? '',
@@ -103,8 +111,7 @@ export async function httpCheck(spec: Record<string, unknown>, ctx: CheckContext
   if (connection) {
     const c = await ctx.connections.get(connection);
     raw ??= c.url ?? undefined;
-    user = c.username ?? undefined;
-    pass = c.password ?? undefined;
+    ({ username: user, password: pass } = credentialsFor(c, raw));
   }
   if (!raw) throw new Error('url is required');
   let url: URL;
@@ -113,22 +120,27 @@ export async function httpCheck(spec: Record<string, unknown>, ctx: CheckContext
   } catch {
     throw new Error(`url "${raw}" is not a valid URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`url scheme ${url.protocol} is not supported; use http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`url scheme ${url.protocol} is not supported; use http or https`);
 
   const method = (str(spec, 'method') ?? 'GET').toUpperCase();
   const body = typeof spec.body === 'string' ? spec.body : undefined;
-  if (body !== undefined && method !== 'POST' && method !== 'PUT') throw new Error('body is allowed only for POST and PUT');
+  if (body !== undefined && method !== 'POST' && method !== 'PUT')
+    throw new Error('body is allowed only for POST and PUT');
 
   const headers: Record<string, string> = {};
   if (Array.isArray(spec.headers)) {
     for (const h of spec.headers as Record<string, unknown>[]) {
-      if (h && typeof h.name === 'string') headers[h.name] = secretOrValue(h.valueFrom ? h : (h.value ?? ''), `header ${h.name}`) ?? '';
+      if (h && typeof h.name === 'string')
+        headers[h.name] = secretOrValue(h.valueFrom ? h : (h.value ?? ''), `header ${h.name}`) ?? '';
     }
   }
   const auth = spec.authentication as Record<string, unknown> | undefined;
   if (auth && typeof auth === 'object') {
     if (auth.ntlm || auth.ntlmv2) {
-      throw new Error('NTLM authentication is not supported: none of the HTTP libraries this server uses speaks NTLM; use basic authentication, or a check on an agent inside the Windows domain');
+      throw new Error(
+        'NTLM authentication is not supported: none of the HTTP libraries this server uses speaks NTLM; use basic authentication, or a check on an agent inside the Windows domain',
+      );
     }
     user = secretOrValue(auth.username, 'authentication.username') ?? user;
     pass = secretOrValue(auth.password, 'authentication.password') ?? pass;
@@ -148,7 +160,17 @@ export async function httpCheck(spec: Record<string, unknown>, ctx: CheckContext
   const tls = (spec.tlsConfig ?? {}) as Record<string, unknown>;
   let answer: Answer;
   try {
-    answer = await request(url, { method, headers, body, ca: typeof tls.ca === 'string' ? tls.ca : undefined, insecure: tls.insecureSkipVerify === true }, ctx.signal);
+    answer = await request(
+      url,
+      {
+        method,
+        headers,
+        body,
+        ca: typeof tls.ca === 'string' ? tls.ca : undefined,
+        insecure: tls.insecureSkipVerify === true,
+      },
+      ctx.signal,
+    );
   } catch (err) {
     if (ctx.signal.aborted) throw ctx.signal.reason as Error;
     throw new Error(describeError(err as Error & { code?: string }, url), { cause: err });
@@ -173,11 +195,17 @@ export async function httpCheck(spec: Record<string, unknown>, ctx: CheckContext
     sslAge: sslDays ?? null,
     url: url.toString(),
   };
-  const detail = { code: answer.status, elapsed: answer.elapsed, ...(sslDays !== undefined ? { sslDaysLeft: sslDays } : {}) };
+  const detail = {
+    code: answer.status,
+    elapsed: answer.elapsed,
+    ...(sslDays !== undefined ? { sslDaysLeft: sslDays } : {}),
+  };
   const observed = `${answer.status} ${answer.statusText}`.trim();
   const fail = (error: string): CheckOutcome => ({ pass: false, message: observed, error, vars, detail });
 
-  const codes = Array.isArray(spec.responseCodes) ? (spec.responseCodes as unknown[]).map(Number).filter(Number.isFinite) : [];
+  const codes = Array.isArray(spec.responseCodes)
+    ? (spec.responseCodes as unknown[]).map(Number).filter(Number.isFinite)
+    : [];
   if (codes.length ? !codes.includes(answer.status) : answer.status < 200 || answer.status >= 300) {
     const want = codes.length ? `[${codes.join(', ')}]` : '2xx';
     return fail(`expected response code ${want} but got ${observed}`);
@@ -192,10 +220,18 @@ export async function httpCheck(spec: Record<string, unknown>, ctx: CheckContext
   }
   const maxExpiry = num(spec, 'maxSSLExpiry');
   if (maxExpiry !== undefined && maxExpiry > 0) {
-    if (url.protocol !== 'https:' || !answer.certExpiry || sslDays === undefined) return fail('maxSSLExpiry is set but the URL is not https, so there is no certificate to check');
+    if (url.protocol !== 'https:' || !answer.certExpiry || sslDays === undefined)
+      return fail('maxSSLExpiry is set but the URL is not https, so there is no certificate to check');
     if (sslDays < maxExpiry) {
-      return fail(`the TLS certificate expires in ${sslDays} days (${answer.certExpiry.toISOString().slice(0, 10)}), within the ${maxExpiry}-day limit`);
+      return fail(
+        `the TLS certificate expires in ${sslDays} days (${answer.certExpiry.toISOString().slice(0, 10)}), within the ${maxExpiry}-day limit`,
+      );
     }
   }
-  return { pass: true, message: `${observed} in ${answer.elapsed}ms${sslDays !== undefined ? `, certificate valid for ${sslDays} more days` : ''}`, vars, detail };
+  return {
+    pass: true,
+    message: `${observed} in ${answer.elapsed}ms${sslDays !== undefined ? `, certificate valid for ${sslDays} more days` : ''}`,
+    vars,
+    detail,
+  };
 }

@@ -1,32 +1,46 @@
+import { credentialsFor } from '../connections.ts';
 import { str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
  * Shared by prometheus and alertmanager: a GET answered with JSON, through fetch (undici, the
  * outbound HTTP client DESIGN.md names), with basic auth from a connection when it has one.
  */
-export async function baseUrl(spec: Record<string, unknown>, ctx: CheckContext, field: string): Promise<{ url: string; headers: Record<string, string> }> {
+export async function baseUrl(
+  spec: Record<string, unknown>,
+  ctx: CheckContext,
+  field: string,
+): Promise<{ url: string; headers: Record<string, string> }> {
   let url = str(spec, field) ?? str(spec, 'url');
   const headers: Record<string, string> = { Accept: 'application/json' };
   const connection = str(spec, 'connection');
   if (connection) {
     const c = await ctx.connections.get(connection);
     url ??= c.url ?? undefined;
-    if (c.username) headers.Authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}`;
-    else if (c.password) headers.Authorization = `Bearer ${c.password}`;
+    const { username, password } = credentialsFor(c, url);
+    if (username) headers.Authorization = `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`;
+    else if (password) headers.Authorization = `Bearer ${password}`;
   }
   if (!url) throw new Error(`${field} is required (or a connection)`);
   return { url: url.replace(/\/+$/, ''), headers };
 }
 
-export async function getJson(url: string, headers: Record<string, string>, ctx: CheckContext, what: string): Promise<unknown> {
+export async function getJson(
+  url: string,
+  headers: Record<string, string>,
+  ctx: CheckContext,
+  what: string,
+): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(url, { headers, signal: ctx.signal });
   } catch (err) {
     if (ctx.signal.aborted) throw ctx.signal.reason as Error;
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    if (cause?.code === 'ECONNREFUSED') throw new Error(`${what} at ${new URL(url).host} refused the connection`, { cause: err });
-    throw new Error(`${what} at ${new URL(url).host} cannot be reached: ${cause?.message ?? (err as Error).message}`, { cause: err });
+    if (cause?.code === 'ECONNREFUSED')
+      throw new Error(`${what} at ${new URL(url).host} refused the connection`, { cause: err });
+    throw new Error(`${what} at ${new URL(url).host} cannot be reached: ${cause?.message ?? (err as Error).message}`, {
+      cause: err,
+    });
   }
   const text = await res.text();
   let body: unknown;
@@ -56,7 +70,12 @@ export async function prometheusCheck(spec: Record<string, unknown>, ctx: CheckC
   const query = str(spec, 'query');
   if (!query) throw new Error('query is required (PromQL)');
   const { url, headers } = await baseUrl(spec, ctx, 'host');
-  const body = (await getJson(`${url}/api/v1/query?query=${encodeURIComponent(query)}`, headers, ctx, 'Prometheus')) as {
+  const body = (await getJson(
+    `${url}/api/v1/query?query=${encodeURIComponent(query)}`,
+    headers,
+    ctx,
+    'Prometheus',
+  )) as {
     status?: string;
     error?: string;
     data?: { resultType?: string; result?: PromSample[] | [number, string] };
@@ -67,9 +86,17 @@ export async function prometheusCheck(spec: Record<string, unknown>, ctx: CheckC
   if (body.data?.resultType === 'scalar' && Array.isArray(raw) && raw.length === 2 && typeof raw[1] === 'string') {
     results = [{ value: Number(raw[1]) }];
   } else {
-    results = ((raw as PromSample[] | undefined) ?? []).map((s) => ({ ...(s.metric ?? {}), value: s.value ? Number(s.value[1]) : null }));
+    results = ((raw as PromSample[] | undefined) ?? []).map((s) => ({
+      ...(s.metric ?? {}),
+      value: s.value ? Number(s.value[1]) : null,
+    }));
   }
   const vars = { results, value: results[0]?.value ?? null, count: results.length };
-  const message = results.length ? `${results.length} series; ${results.slice(0, 3).map((r) => String(r.value)).join(', ')}` : 'no series';
+  const message = results.length
+    ? `${results.length} series; ${results
+        .slice(0, 3)
+        .map((r) => String(r.value))
+        .join(', ')}`
+    : 'no series';
   return { pass: true, message, vars };
 }

@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import { credentialsFor } from '../connections.ts';
 import { abortable, num, secretOrValue, str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
@@ -21,8 +22,10 @@ export async function redisCheck(spec: Record<string, unknown>, ctx: CheckContex
   if (connection) {
     const c = await ctx.connections.get(connection);
     url ??= c.url ?? undefined;
-    username ??= c.username ?? undefined;
-    password ??= c.password ?? undefined;
+    if (!url && addr) url = `redis://${addr.replace(/^redis:\/\//, '')}`;
+    const lent = credentialsFor(c, url);
+    username ??= lent.username;
+    password ??= lent.password;
   }
   if (!url && addr) url = `redis://${addr.replace(/^redis:\/\//, '')}`;
   if (!url) throw new Error('addr is required (host:port)');
@@ -42,11 +45,14 @@ export async function redisCheck(spec: Record<string, unknown>, ctx: CheckContex
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       const e = err as Error & { code?: string };
-      if (e.code === 'ECONNREFUSED') throw new Error(`cannot connect to Redis at ${where}: connection refused`, { cause: err });
+      if (e.code === 'ECONNREFUSED')
+        throw new Error(`cannot connect to Redis at ${where}: connection refused`, { cause: err });
       throw new Error(`cannot connect to Redis at ${where}: ${e.message}`, { cause: err });
     }
     const query = str(spec, 'query');
-    const args = query ? (query.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^["']|["']$/g, '')) : ['PING'];
+    const args = query
+      ? (query.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^["']|["']$/g, ''))
+      : ['PING'];
     let reply: unknown;
     try {
       reply = await abortable(client.sendCommand(args), ctx.signal);
@@ -54,7 +60,14 @@ export async function redisCheck(spec: Record<string, unknown>, ctx: CheckContex
       if (ctx.signal.aborted) throw err;
       throw new Error(`${args[0]} failed: ${(err as Error).message}`, { cause: err });
     }
-    const text = reply === null || reply === undefined ? 'nil' : Buffer.isBuffer(reply) ? reply.toString('utf8') : typeof reply === 'object' ? JSON.stringify(reply) : String(reply);
+    const text =
+      reply === null || reply === undefined
+        ? 'nil'
+        : Buffer.isBuffer(reply)
+          ? reply.toString('utf8')
+          : typeof reply === 'object'
+            ? JSON.stringify(reply)
+            : String(reply);
     const vars = { results: reply ?? null, reply: text };
     const message = `${args[0].toUpperCase()}: ${text.slice(0, 500)}`;
     const expected = spec.results ?? (query ? undefined : 'PONG');

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import mysql from 'mysql2/promise';
-import { urlWithCredentials } from '../connections.ts';
+import { credentialsFor, urlWithCredentials } from '../connections.ts';
 import { abortable, num, secretOrValue, str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
@@ -17,8 +17,9 @@ async function target(spec: Record<string, unknown>, ctx: CheckContext, scheme: 
   if (connection) {
     const c = await ctx.connections.get(connection);
     url ??= c.url ?? undefined;
-    user ??= c.username ?? undefined;
-    pass ??= c.password ?? undefined;
+    const lent = credentialsFor(c, url);
+    user ??= lent.username;
+    pass ??= lent.password;
   }
   const auth = spec.auth as Record<string, unknown> | undefined;
   if (auth && typeof auth === 'object') {
@@ -46,7 +47,8 @@ function verdict(spec: Record<string, unknown>, rows: Record<string, unknown>[])
 
 /** Node's errors for a refused or unknown host name the address; keep them, drop stack noise. */
 function connectError(what: string, err: Error & { code?: string }): Error {
-  if (err.code === 'ECONNREFUSED') return new Error(`${what}: connection refused: is the server running and listening there?`);
+  if (err.code === 'ECONNREFUSED')
+    return new Error(`${what}: connection refused: is the server running and listening there?`);
   return new Error(`${what}: ${err.message}`);
 }
 
@@ -90,10 +92,13 @@ export async function mysqlCheck(spec: Record<string, unknown>, ctx: CheckContex
     if (ctx.signal.aborted) throw err;
     throw connectError('cannot connect to MySQL', err as Error & { code?: string });
   }
+  conn.on('error', () => {}); // a dropped connection fails the query; unheard, the event would crash the process
   try {
     let rows: Record<string, unknown>[];
     try {
-      const [result] = await abortable(conn.query({ sql: query, timeout: ctx.timeoutMs }), ctx.signal, () => conn.destroy());
+      const [result] = await abortable(conn.query({ sql: query, timeout: ctx.timeoutMs }), ctx.signal, () =>
+        conn.destroy(),
+      );
       rows = Array.isArray(result) ? (result as Record<string, unknown>[]) : [];
     } catch (err) {
       if (ctx.signal.aborted) throw err;
