@@ -98,12 +98,15 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   // headers, before any route (auth/browser-protections.ts).
   registerBrowserProtections(app, config);
 
-  // JSON bodies: Fastify's parser, refusing a body nested past reason before it is parsed (the
-  // areas re-serialise bodies; JSON.stringify of a deep document overflows the stack: a 500)
+  // JSON bodies: Fastify's parser, with two differences. An empty body is no body: a script
+  // without a token marks a body-less write as JSON to pass the browser protections, and the
+  // default parser answers that with 400. A body nested past reason is refused before it is
+  // parsed (the areas re-serialise bodies; JSON.stringify of a deep document overflows the stack).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
     if (nestedDeeperThan(text)) {
       const err = Object.assign(new Error(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`), {
         statusCode: 400,

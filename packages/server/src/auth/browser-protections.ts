@@ -60,16 +60,6 @@ export function registerBrowserProtections(
     return reply.code(403).send({ message: CROSS_SITE_MESSAGE });
   });
 
-  // A script without a token marks a body-less write as JSON to pass the check above; Fastify's
-  // JSON parser would answer such an empty body with 400, so an empty JSON body is no body.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text === '') return done(null, undefined);
-    return json(req, text, done);
-  });
-
   const xfo = frameOptions(config.frameAncestors);
   const csp = `frame-ancestors ${config.frameAncestors}`;
   // onSend: also on error answers, 404s and the static files
