@@ -95,7 +95,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   registerIncidents(app, { db, box, config });
 
   // Before the engine: its scheduler-reload hook must be inherited by the /api/db routes.
-  await registerSettings(app);
+  await registerSettings(app, { db });
 
   await app.register(restPlugin, {
     prefix: '/api/db',

@@ -16,6 +16,8 @@ export interface EnginesOptions {
 export interface Engines {
   scheduler: Scheduler;
   queue: EventQueue;
+  /** Work an area does once when this process's engines start (before the scheduler runs). */
+  onStart(fn: () => Promise<void>): void;
   stop(): Promise<void>;
 }
 
@@ -24,9 +26,15 @@ export interface Engines {
  * housekeeping jobs they need (job-history retention, claim pruning). Areas add their job
  * sources and event handlers before start() is called.
  */
-export function createEngines(db: Db, log: FastifyBaseLogger, opts: EnginesOptions): Engines & { start(): Promise<void> } {
+export function createEngines(
+  db: Db,
+  log: FastifyBaseLogger,
+  opts: EnginesOptions,
+): Engines & { start(): Promise<void> } {
   const scheduler = new Scheduler(db, { onError: (err, key) => log.error({ err, job: key }, 'scheduled job failed') });
-  const queue = new EventQueue(db, { onError: (err, event) => log.warn({ err, event: event?.name, eventId: event?.event_id }, 'event handler failed') });
+  const queue = new EventQueue(db, {
+    onError: (err, event) => log.warn({ err, event: event?.name, eventId: event?.event_id }, 'event handler failed'),
+  });
 
   scheduler.addSource({
     name: 'housekeeping',
@@ -34,18 +42,24 @@ export function createEngines(db: Db, log: FastifyBaseLogger, opts: EnginesOptio
       {
         key: 'housekeeping:job-history-retention',
         schedule: '@every 24h',
-        run: () => runJob(db, { name: 'CleanupJobHistory' }, async (ctx) => ctx.success(await pruneJobHistory(db, opts.jobHistoryRetentionDays))).then(() => {}),
+        run: () =>
+          runJob(db, { name: 'CleanupJobHistory' }, async (ctx) =>
+            ctx.success(await pruneJobHistory(db, opts.jobHistoryRetentionDays)),
+          ).then(() => {}),
       },
       { key: 'housekeeping:scheduler-claims', schedule: '@every 1h', run: () => pruneClaims(db) },
     ],
   });
 
+  const starters: (() => Promise<void>)[] = [];
   return {
     scheduler,
     queue,
+    onStart: (fn) => void starters.push(fn),
     async start() {
       const stale = await markStaleRuns(db);
       if (stale) log.warn({ count: stale }, 'marked job runs left RUNNING by a previous process as STOPPED');
+      for (const fn of starters) await fn();
       await scheduler.start();
       queue.start(opts.workers);
     },
