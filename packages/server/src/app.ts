@@ -29,8 +29,8 @@ declare module 'fastify' {
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** where JSON log lines go (default stdout); tests capture them */
-  logStream?: NodeJS.WritableStream;
+  /** where log lines go (default: JSON lines on stdout); main.ts formats them for a terminal, tests capture them */
+  logStream?: { write(line: string): unknown };
 }
 
 const defaultWebDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');

@@ -3,6 +3,7 @@ import { openDb, migrate } from './db/index.ts';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './auth/first-run.ts';
 import { seedDemo } from './demo/seed.ts';
+import { logDestinationFor } from './log-format.ts';
 
 const command = process.argv[2] ?? 'serve';
 
@@ -23,7 +24,8 @@ async function main() {
   }
 
   if (config.demoData) await seedDemo(db, { force: false });
-  const app = await buildApp({ config, db });
+  // JSON lines for collectors; readable lines when a person watches the terminal
+  const app = await buildApp({ config, db, logStream: logDestinationFor(process.stdout) });
   await ensureFirstAdmin(db, config, app.log); // only when nobody has the admin role yet
 
   let closing = false;
