@@ -359,10 +359,15 @@ describe('incidents', () => {
     await page.getByRole('button', { name: 'Comment' }).click();
     const mention = page.getByRole('list', { name: 'Comments' }).locator('[data-mention]');
     await poll(() => mention.textContent()).toBe('@Ava Thompson');
-    const [comment] = await api<{ comment: string }[]>(
-      `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
-    );
-    expect(comment.comment).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
+    // the list can show the comment before its write is read back: ask until it is stored
+    await poll(
+      async () =>
+        (
+          await api<{ comment: string }[]>(
+            `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
+          )
+        )[0]?.comment,
+    ).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
     await screenshot(page, 'incidents-comments');
 
     const changelog = page.getByRole('list', { name: 'Changelog' });
