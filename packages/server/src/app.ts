@@ -34,8 +34,8 @@ declare module 'fastify' {
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** where JSON log lines go (default stdout); tests capture them */
-  logStream?: NodeJS.WritableStream;
+  /** where log lines go (default: JSON lines on stdout); main.ts formats them for a terminal, tests capture them */
+  logStream?: { write(line: string): unknown };
 }
 
 /** What the request serializer reads of a Fastify request. */
@@ -214,7 +214,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   registerIncidents(app, { db, box, mailer, config });
 
   // Before the engine: its scheduler-reload hook must be inherited by the /api/db routes.
-  await registerSettings(app);
+  await registerSettings(app, { db });
 
   await app.register(restPlugin, {
     prefix: '/api/db',

@@ -2,7 +2,8 @@ import { loadConfig, scrubSecretEnv } from './config.ts';
 import { openDb, migrate } from './db/index.ts';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './auth/first-run.ts';
-import { seedDemo } from './demo/seed.ts';
+import { demoTargets, seedDemo } from './demo/seed.ts';
+import { logDestinationFor } from './log-format.ts';
 
 const command = process.argv[2] ?? 'serve';
 
@@ -26,8 +27,10 @@ async function main() {
   await migrate(db);
 
   if (command === 'migrate') return db.close();
+  // the demo's health checks watch this console: its port, its database, its files
+  const targets = demoTargets(config);
   if (command === 'seed-demo') {
-    await seedDemo(db, { force: true });
+    await seedDemo(db, { force: true, targets });
     return db.close();
   }
   if (command !== 'serve') {
@@ -36,8 +39,9 @@ async function main() {
     process.exit(2);
   }
 
-  if (config.demoData) await seedDemo(db, { force: false });
-  const app = await buildApp({ config, db });
+  if (config.demoData) await seedDemo(db, { force: false, targets });
+  // JSON lines for collectors; readable lines when a person watches the terminal
+  const app = await buildApp({ config, db, logStream: logDestinationFor(process.stdout) });
   logger.current = app.log;
   await ensureFirstAdmin(db, config, app.log); // only when nobody has the admin role yet
 

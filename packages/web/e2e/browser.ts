@@ -34,3 +34,13 @@ export async function screenshot(page: Page, name: string) {
 export function poll<T>(fn: () => T | Promise<T>, timeout = 15_000, message?: string) {
   return expect.poll(fn, { timeout, interval: 100, message });
 }
+
+/** Waits until `fn` answers true, for hooks (expect.poll works inside tests only). */
+export async function waitUntil(fn: () => Promise<boolean>, timeout: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > deadline) throw new Error(`gave up after ${timeout / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

@@ -2,13 +2,23 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot, poll } from './browser.ts';
+import { launch, baseUrl, screenshot, poll, waitUntil } from './browser.ts';
 
 // The health dashboard (/health) and the check drawer against the real server with demo data
-// (checks from packages/server/src/demo/health.ts, a week of history) and the real check engine.
-// The demo checks point at loopback ports nobody listens on, so the engine may turn a passing one
-// into a failing one while the tests run: assertions look at what the page shows, not at counts
-// fixed in advance.
+// (canaries from packages/server/src/demo/health.ts) and the real check engine. The demo seeds no
+// history: every result here is a run of the engine since the server started. The demo checks
+// watch this console (they pass) except the ones named "deliberately failing: ..." (a closed
+// port). This file adds canaries of its own against a local peer, runs some checks with Run Now
+// to have a history to page and filter, and one check of a registered remote agent that never
+// connected (so it never ran).
+
+interface SummaryCheck {
+  id: string;
+  name: string;
+  canary_name: string;
+  status: 'healthy' | 'unhealthy' | null;
+}
+const DEMO_CANARIES = ['console', 'database', 'deliberate-failures'];
 
 const url = (query = '') => `${baseUrl()}/health${query}`;
 
@@ -21,10 +31,30 @@ describe('health dashboard', () => {
   let targetOk = false;
   let targetUrl = '';
 
+  const post = async (table: string, body: unknown) => {
+    const r = await fetch(`${baseUrl()}/api/db/${table}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Prefer: 'return=representation' },
+      body: JSON.stringify(body),
+    });
+    const text = await r.text();
+    expect(r.status, text).toBe(201);
+    return (JSON.parse(text) as { id: string }[])[0];
+  };
+  const get = async <T>(path: string) => (await (await fetch(`${baseUrl()}/api/db/${path}`)).json()) as T;
+  const summaryChecks = async () =>
+    ((await (await fetch(`${baseUrl()}/api/canary/api/summary`)).json()) as { checks_summary: SummaryCheck[] })
+      .checks_summary;
+
   beforeAll(async () => {
-    target = createServer((_req, res) => {
-      res.writeHead(targetOk ? 200 : 500, { 'content-type': 'text/plain' });
-      res.end(targetOk ? 'ok' : 'broken');
+    target = createServer((req, res) => {
+      const answer = () => {
+        res.writeHead(targetOk ? 200 : 500, { 'content-type': 'text/plain' });
+        res.end(targetOk ? 'ok' : 'broken');
+      };
+      // /slow answers after a second: runs the duration filter can find
+      if (req.url === '/slow') setTimeout(answer, 1100);
+      else answer();
     });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
@@ -52,11 +82,56 @@ describe('health dashboard', () => {
       }),
     });
     expect(res.status).toBe(201);
+    // A canary whose check has a history of passed and failed runs, made with Run Now; it ends
+    // failing, as the peer does, so the scheduler's runs change nothing.
+    const history = await post('canaries', {
+      name: 'e2e-history',
+      namespace: 'e2e',
+      schedule: '@every 1h',
+      spec: { http: [{ name: 'e2e history probe', url: `${targetUrl}slow` }] },
+    });
+    const probe = (await get<{ id: string }[]>(`checks?canary_id=eq.${history.id}&select=id`))[0].id;
+    for (const ok of [true, true, false, false]) {
+      targetOk = ok;
+      expect((await fetch(`${baseUrl()}/api/canary/run/check/${probe}`, { method: 'POST' })).status).toBe(200);
+    }
+    targetOk = false;
+    // A check of the registered remote agent eu-west-prod, as an agent would push it: the agent
+    // never connected, so the check never ran.
+    const [remote] = await get<{ id: string }[]>('agents?name=eq.eu-west-prod&select=id');
+    const remoteCanary = await post('canaries', {
+      name: 'e2e-remote',
+      namespace: 'e2e',
+      agent_id: remote.id,
+      spec: { http: [{ name: 'e2e remote check', url: 'http://10.0.0.1/' }] },
+    });
+    await post('checks', {
+      canary_id: remoteCanary.id,
+      agent_id: remote.id,
+      namespace: 'e2e',
+      type: 'http',
+      name: 'e2e remote check',
+      spec: { name: 'e2e remote check', url: 'http://10.0.0.1/' },
+    });
+    // Every demo check has run at least once (their schedules: 1 and 2 minutes), and the
+    // console's api health has a few runs of history (Run Now, as a person would).
+    await waitUntil(
+      async () => {
+        const checks = await summaryChecks();
+        const demo = checks.filter((c) => DEMO_CANARIES.includes(c.canary_name));
+        return demo.length >= 10 && demo.every((c) => c.status !== null);
+      },
+      200_000,
+      'every demo check to have run',
+    );
+    const api = (await summaryChecks()).find((c) => c.name === 'console api health')!;
+    for (let i = 0; i < 4; i++)
+      expect((await fetch(`${baseUrl()}/api/canary/run/check/${api.id}`, { method: 'POST' })).status).toBe(200);
     browser = await launch();
     // Tall enough for every demo check's row: the table renders only the rows in view (virtual).
     context = await browser.newContext({ viewport: { width: 1440, height: 2000 } });
     page = await context.newPage();
-  });
+  }, 240_000);
   afterEach(async ({ task }) => {
     if (task.result?.state === 'fail')
       await screenshot(page, `health-failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
@@ -87,15 +162,22 @@ describe('health dashboard', () => {
     await poll(() =>
       page
         .locator('tbody tr[aria-expanded]')
-        .filter({ hasText: /^public-endpoints/ })
+        .filter({ hasText: /^deliberate-failures/ })
         .count(),
     ).toBe(1);
-    // the counter covers passing and failing checks
+    // the counter covers passing and failing checks, as the engine left them
     const passing = Number(await page.getByTestId('passing-count').textContent());
     const failing = Number(await page.getByTestId('failing-count').textContent());
-    expect(passing).toBeGreaterThan(0);
-    expect(failing).toBeGreaterThan(0);
+    const checks = await summaryChecks();
+    expect(passing).toBe(checks.filter((c) => c.status === 'healthy').length);
+    expect(passing).toBeGreaterThanOrEqual(6); // the demo's checks of this console
     expect(failing).toBe((await rowNames()).length);
+    // what fails is what is meant to: the demo's deliberate failures, and this file's own checks
+    // (a peer answering 500, a remote agent that never connected)
+    expect((await rowNames()).filter((n) => !n.startsWith('deliberately failing: ') && !n.startsWith('e2e '))).toEqual(
+      [],
+    );
+    expect((await rowNames()).filter((n) => n.startsWith('deliberately failing: '))).toHaveLength(4);
     expect(await page.getByPlaceholder('Search by name, description, or endpoint').count()).toBe(1);
     await screenshot(page, 'health');
 
@@ -109,9 +191,9 @@ describe('health dashboard', () => {
     await page.goto(url('?hidePassing=false'));
     await poll(async () => (await rowNames()).length).toBeGreaterThan(10);
     const box = page.getByPlaceholder('Search by name, description, or endpoint');
-    await box.fill('9443'); // the endpoint 127.0.0.1:9443 only
-    await poll(() => search().get('query')).toBe('9443');
-    await poll(rowNames).toEqual(['checkout-web certificate']);
+    await box.fill('watchdeck@'); // the endpoint postgres://watchdeck@127.0.0.1:1/watchdeck only
+    await poll(() => search().get('query')).toBe('watchdeck@');
+    await poll(rowNames).toEqual(['deliberately failing: PostgreSQL on a closed port']);
     await box.fill('behind the GATEWAY'); // a description, any case
     await poll(rowNames).toEqual(['e2e shop api']);
     await box.fill('e2e shop');
@@ -127,6 +209,7 @@ describe('health dashboard', () => {
     });
     await page.goto(url('?hidePassing=false'));
     await poll(async () => (await rowNames()).length).toBeGreaterThan(10);
+    const total = (await rowNames()).length;
     const appFilter = page.getByTestId('label-filters').getByRole('button', { name: /^app/ });
     await appFilter.click();
     await page.getByRole('button', { name: /^Include shop/ }).click();
@@ -142,7 +225,7 @@ describe('health dashboard', () => {
     await poll(() => sent.includes('!app=shop')).toBe(true);
     await poll(async () => {
       const names = await rowNames();
-      return names.includes('e2e shop api') && !names.includes('e2e shop home') && names.length > 10;
+      return names.includes('e2e shop api') && !names.includes('e2e shop home') && names.length === total - 1;
     }).toBe(true);
     await screenshot(page, 'health-label-filter');
   });
@@ -156,9 +239,9 @@ describe('health dashboard', () => {
     await poll(() => tcpRow.count()).toBe(1);
     // a group collapses and expands
     await tcpRow.click();
-    await poll(() => rowFor('bastion ssh').count()).toBe(0);
+    await poll(() => rowFor('console port').count()).toBe(0);
     await tcpRow.click();
-    await poll(() => rowFor('bastion ssh').count()).toBe(1);
+    await poll(() => rowFor('console port').count()).toBe(1);
     await screenshot(page, 'health-group-by-type');
 
     await page.getByLabel('Group By').selectOption('no_grouping');
@@ -185,13 +268,12 @@ describe('health dashboard', () => {
       'default',
       'e2e',
       'infra',
-      'payments',
     ]);
     await page.getByRole('tab', { name: /^infra/ }).click();
     await poll(() => search().get('tab')).toBe('infra');
     await poll(async () => {
       const infra = await rowNames();
-      return infra.includes('gateway ping') && !infra.includes('payments-api health');
+      return infra.includes('deliberately failing: nothing listens on port 1') && !infra.includes('console api health');
     }).toBe(true);
 
     await page.getByLabel('Tab By').selectOption('agent');
@@ -203,10 +285,7 @@ describe('health dashboard', () => {
       'local',
     ]);
     await page.getByRole('tab', { name: /^eu-west-prod/ }).click();
-    await poll(async () => {
-      const names = await rowNames();
-      return names.includes('ledger health') && !names.includes('gateway ping');
-    }).toBe(true);
+    await poll(rowNames).toEqual(['e2e remote check']);
     await screenshot(page, 'health-tab-agent');
   });
 
@@ -232,7 +311,7 @@ describe('health dashboard', () => {
     await page.getByLabel('Cell').selectOption('uptime');
     await poll(() => search().get('pivotCellType')).toBe('uptime');
     const table = page.getByRole('table', { name: 'Checks by env' });
-    await poll(() => table.getByRole('columnheader', { name: 'production' }).count()).toBe(1);
+    await poll(() => table.getByRole('columnheader', { name: 'demo' }).count()).toBe(1);
     await poll(() => table.getByRole('row').count()).toBeGreaterThan(10);
   });
 
@@ -336,11 +415,12 @@ describe('health dashboard', () => {
 
   it('opens the check drawer: header, labels, stats, chart, history, spec and relationships', async () => {
     await page.goto(url('?hidePassing=false'));
-    await rowFor('payments-api health').click();
+    await rowFor('console api health').click();
     await poll(() => search().get('checkId')).toMatch(/^[0-9a-f-]{36}$/);
     const drawer = page.getByTestId('check-drawer');
-    await poll(() => drawer.getByRole('heading', { name: 'payments-api health' }).count()).toBe(1);
-    expect(await drawer.getByText('http://127.0.0.1:8081/healthz').count()).toBe(1);
+    await poll(() => drawer.getByRole('heading', { name: 'console api health' }).count()).toBe(1);
+    // the demo check watches this very server
+    expect(await drawer.getByText(`${baseUrl()}/api/health`).count()).toBe(1);
     expect(await drawer.getByTestId('agent-badge').textContent()).toContain('local');
     await poll(() => drawer.getByTestId('stat-uptime').textContent()).toMatch(/\d+\.\d%\s*\d+ passed \/ \d+ failed/);
     expect(await drawer.getByTestId('stat-latency').textContent()).toMatch(/Latency 95\/97\/99.*ms/);
@@ -353,13 +433,16 @@ describe('health dashboard', () => {
     expect(await drawer.getByTestId('pagination').textContent()).toContain('Page 1 of');
     await screenshot(page, 'health-drawer');
 
-    // the drawer's range: a week shows more runs than the default
+    // the drawer's range: a week is asked for, and shows the same runs (all of them are younger
+    // than the default range: the server started minutes ago and the demo seeds no history)
     const before = await drawer.getByTestId('pagination').textContent();
+    const asked = page.waitForRequest((r) => /[?&]start=1w\b/.test(r.url()));
     await drawer.getByLabel('Check time range').selectOption('1w');
-    await poll(() => drawer.getByTestId('pagination').textContent()).not.toBe(before);
+    await asked;
+    await poll(() => drawer.getByTestId('pagination').textContent()).toBe(before);
 
     await drawer.getByRole('tab', { name: 'Spec' }).click();
-    await poll(() => drawer.getByLabel('Check spec').textContent()).toContain('url: http://127.0.0.1:8081/healthz');
+    await poll(() => drawer.getByLabel('Check spec').textContent()).toContain(`url: ${baseUrl()}/api/health`);
 
     await drawer.getByRole('tab', { name: /Relationships/ }).click();
     const relCount = Number(await drawer.getByTestId('relationships-count').textContent());
@@ -402,8 +485,8 @@ describe('health dashboard', () => {
   });
 
   it('attaches a check as evidence to a new incident (Link to Incident)', async () => {
-    await page.goto(url('?hidePassing=false&query=payments-api'));
-    await rowFor('payments-api health').click();
+    await page.goto(url('?hidePassing=false&query=console%20api'));
+    await rowFor('console api health').click();
     const drawer = page.getByTestId('check-drawer');
     const checkId = search().get('checkId')!;
     await drawer.getByRole('button', { name: 'Attach as Evidence' }).click();
@@ -411,7 +494,7 @@ describe('health dashboard', () => {
     await dialog.getByRole('button', { name: 'Link' }).click();
     await poll(() => dialog.getByRole('alert').first().textContent()).toBe('Must select or create an incident');
     await dialog.getByLabel('Severity').selectOption('');
-    await dialog.getByRole('textbox', { name: 'Incident description' }).fill('Payments API answers 502');
+    await dialog.getByRole('textbox', { name: 'Incident description' }).fill('Console API answers slowly');
     await dialog.getByRole('button', { name: 'Link' }).click();
     await poll(() => dialog.getByRole('alert').first().textContent()).toBe('Please select incident severity');
     await dialog.getByLabel('Severity').selectOption('high');
@@ -421,28 +504,28 @@ describe('health dashboard', () => {
     expect(await page.getByRole('link', { name: 'View incident' }).getAttribute('href')).toMatch(
       /^\/incidents\/[0-9a-f-]{36}$/,
     );
-    // the evidence is stored under a new root hypothesis of a new open incident (the demo data
-    // has older evidence for this check: the newest is this one)
+    // the evidence is stored under a new root hypothesis of a new open incident (other tests may
+    // have attached this check too: the newest is this one)
     const res = await fetch(
       `${baseUrl()}/api/db/evidences?check_id=eq.${checkId}&order=created_at.desc&limit=1&select=type,description,hypothesis:hypotheses(type,title,incident:incidents(title,status,severity,type))`,
     );
     expect(await res.json()).toEqual([
       {
         type: 'check',
-        description: 'payments-api health is unhealthy',
+        description: 'console api health is healthy',
         hypothesis: {
           type: 'root',
-          title: 'Payments API answers 502',
-          incident: { title: 'Payments API answers 502', status: 'open', severity: 'high', type: 'availability' },
+          title: 'Console API answers slowly',
+          incident: { title: 'Console API answers slowly', status: 'open', severity: 'high', type: 'availability' },
         },
       },
     ]);
     // the toast's link opens the new incident with the check as evidence of its root hypothesis
     await page.getByRole('link', { name: 'View incident' }).click();
-    await poll(() => page.getByRole('heading', { name: 'Payments API answers 502' }).count()).toBe(1);
+    await poll(() => page.getByRole('heading', { name: 'Console API answers slowly' }).count()).toBe(1);
     await page.getByRole('tab', { name: 'Action Plan' }).click();
     const root = page.locator('[data-hypothesis-type="root"]');
-    await poll(() => root.getByRole('link', { name: 'payments-api health' }).count()).toBe(1);
+    await poll(() => root.getByRole('link', { name: 'console api health' }).count()).toBe(1);
     await screenshot(page, 'health-linked-incident');
   });
 
@@ -454,10 +537,10 @@ describe('health dashboard', () => {
       const summary = (await (await short.request.get(`${baseUrl()}/api/canary/api/summary`)).json()) as {
         checks_summary: { id: string; name: string }[];
       };
-      const id = summary.checks_summary.find((c) => c.name === 'payments-api health')!.id;
+      const id = summary.checks_summary.find((c) => c.name === 'console api health')!.id;
       await short.goto(url(`?checkId=${id}`));
       const drawer = short.getByTestId('check-drawer');
-      await poll(() => drawer.getByRole('heading', { name: 'payments-api health' }).count()).toBe(1);
+      await poll(() => drawer.getByRole('heading', { name: 'console api health' }).count()).toBe(1);
       await drawer.getByRole('tab', { name: 'Graph' }).click();
       await poll(() =>
         drawer.locator('[data-testid="health-overview-chart"] .recharts-bar-rectangle').count(),
@@ -469,12 +552,12 @@ describe('health dashboard', () => {
   });
 
   it('filters the history by status and duration, refusing other units', async () => {
+    // this file's probe: two passed runs, then two failed ones, each over a second long
     await page.goto(url('?hidePassing=false'));
-    await rowFor('grafana login page').click();
+    await rowFor('e2e history probe').click();
     const drawer = page.getByTestId('check-drawer');
     const history = drawer.getByRole('table', { name: 'Check history' });
-    await poll(() => history.locator('tbody tr').count()).toBeGreaterThan(3);
-    await drawer.getByLabel('Check time range').selectOption('1w');
+    await poll(() => history.locator('tbody tr').count()).toBeGreaterThanOrEqual(4);
 
     const duration = drawer.getByLabel('Duration');
     await duration.fill('2m');

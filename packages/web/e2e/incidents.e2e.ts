@@ -189,13 +189,13 @@ describe('incidents', () => {
     const wizard = page.getByRole('dialog', { name: 'Add Evidence' });
     await wizard.getByRole('radio', { name: 'Health check' }).click();
     await wizard.getByRole('button', { name: 'Next' }).click();
-    await wizard.getByLabel('Search resources').fill('payments');
-    await wizard.getByRole('option').filter({ hasText: 'payments-api health' }).click();
+    await wizard.getByLabel('Search resources').fill('console');
+    await wizard.getByRole('option').filter({ hasText: 'console api health' }).click();
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.getByLabel('Description').fill('Gateway returns 502');
     await wizard.getByRole('button', { name: 'Add' }).click();
     await poll(() =>
-      page.locator('[data-hypothesis-type="root"]').first().getByRole('link', { name: 'payments-api health' }).count(),
+      page.locator('[data-hypothesis-type="root"]').first().getByRole('link', { name: 'console api health' }).count(),
     ).toBe(1);
 
     const panel = page.getByRole('complementary', { name: 'Incident side panel' });
@@ -218,7 +218,7 @@ describe('incidents', () => {
     await panel.getByRole('button', { name: 'Add Definition of Done' }).click();
     const next = dod.getByRole('button', { name: 'Next' });
     expect(await next.isDisabled()).toBe(true);
-    await dod.getByRole('checkbox', { name: /payments-api health/ }).check();
+    await dod.getByRole('checkbox', { name: /console api health/ }).check();
     await next.click();
     await dod.getByRole('button', { name: 'Check healthy for over 5 minutes' }).click();
     expect(await dod.getByLabel('Script (CEL, optional)').inputValue()).toContain('check.age > duration("5m")');
@@ -242,7 +242,7 @@ describe('incidents', () => {
 
     await status.selectOption('mitigated');
     await dialog
-      .getByRole('checkbox', { name: /Gateway returns 502|payments-api health/ })
+      .getByRole('checkbox', { name: /Gateway returns 502|console api health/ })
       .first()
       .check();
     await screenshot(page, 'incidents-contributing-factors');
@@ -359,10 +359,15 @@ describe('incidents', () => {
     await page.getByRole('button', { name: 'Comment' }).click();
     const mention = page.getByRole('list', { name: 'Comments' }).locator('[data-mention]');
     await poll(() => mention.textContent()).toBe('@Ava Thompson');
-    const [comment] = await api<{ comment: string }[]>(
-      `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
-    );
-    expect(comment.comment).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
+    // the list can show the comment before its write is read back: ask until it is stored
+    await poll(
+      async () =>
+        (
+          await api<{ comment: string }[]>(
+            `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
+          )
+        )[0]?.comment,
+    ).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
     await screenshot(page, 'incidents-comments');
 
     const changelog = page.getByRole('list', { name: 'Changelog' });

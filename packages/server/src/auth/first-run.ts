@@ -9,13 +9,16 @@ import { passwordPolicyViolation } from './password.ts';
  * First run: with sign-in on and no administrator able to sign in (nobody holds the admin role
  * with an active identity and a password; the demo data's admin has no credentials), create the
  * admin account from WATCHDECK_ADMIN_EMAIL / WATCHDECK_ADMIN_PASSWORD. Without a password one is
- * generated and printed to the log this once; it is not stored anywhere else in clear. Replicas
- * starting together serialise on an advisory lock, so exactly one creates the account.
+ * generated and printed this once, as a plain block on stdout (`print`) for the person starting
+ * the server: never in a log line, where it would travel to log collectors. It is not stored
+ * anywhere in clear. Replicas starting together serialise on an advisory lock, so exactly one
+ * creates the account.
  */
 export async function ensureFirstAdmin(
   db: Db,
   config: Pick<Config, 'authMode' | 'adminEmail' | 'adminPassword'>,
   log: FastifyBaseLogger,
+  print: (text: string) => void = (text) => void process.stdout.write(text),
 ): Promise<'created' | 'exists' | 'skipped'> {
   if (config.authMode === 'none') return 'skipped';
   if (config.adminPassword) {
@@ -53,9 +56,10 @@ export async function ensureFirstAdmin(
 
   if (outcome === 'created') {
     if (generated) {
+      print(firstRunBlock(config.adminEmail, generated));
       log.warn(
-        { email: config.adminEmail, password: generated },
-        'first run: created the admin account with a generated password; it is shown only this once, sign in and change it',
+        { email: config.adminEmail },
+        'first run: created the admin account with a generated password, printed once on stdout (not logged); sign in and change it',
       );
     } else {
       log.info(
@@ -65,4 +69,23 @@ export async function ensureFirstAdmin(
     }
   }
   return outcome;
+}
+
+/** The block printed on stdout: plain text a person can copy the password from. */
+export function firstRunBlock(email: string, password: string): string {
+  const rule = '='.repeat(72);
+  return [
+    '',
+    rule,
+    '  Watchdeck first run: an administrator account was created.',
+    '',
+    `    email:     ${email}`,
+    `    password:  ${password}`,
+    '',
+    '  This password is shown only this once. Sign in and change it',
+    '  (or set WATCHDECK_ADMIN_PASSWORD before the first start).',
+    rule,
+    '',
+    '',
+  ].join('\n');
 }

@@ -1,5 +1,5 @@
-import { did, insertRows, ago, DAY, HOUR, MINUTE, LOCAL_AGENT, type SeedContext, type Row, type Rng } from './util.ts';
-import { person, agent, type PersonKey } from './people.ts';
+import { did, insertRows, ago, DAY, HOUR, LOCAL_AGENT, type SeedContext, type Row, type Rng } from './util.ts';
+import { person, agent } from './people.ts';
 
 /** Config item keys look like 'k8s/prod-eu-1/Deployment/payments/payments-api' or 'aws/EC2::Instance/bastion'. */
 export const configId = (key: string): string => did('config', key);
@@ -15,10 +15,6 @@ export interface SeededConfig {
 
 export interface CatalogResult {
   configs: Map<string, SeededConfig>;
-  /** change ids by config key, newest first */
-  changes: Map<string, { id: string; change_type: string; created_at: string }[]>;
-  /** insight ids by config key */
-  analysis: Map<string, { id: string; analysis_type: string; severity: string }[]>;
 }
 
 interface Item {
@@ -775,487 +771,12 @@ function buildItems(ctx: SeedContext): Item[] {
   return items;
 }
 
-type ChangeTpl = [
-  changeType: string,
-  severity: string,
-  source: string,
-  summary: (i: Item, r: Rng) => string,
-  weight: number,
-];
-
-const podTpl: ChangeTpl[] = [
-  [
-    'Pulled',
-    'info',
-    'kubernetes/events',
-    (i, r) => `Successfully pulled image "${i.image ?? 'image'}" in ${r.int(1, 9)}.${r.int(0, 9)}s`,
-    6,
-  ],
-  [
-    'Created',
-    'info',
-    'kubernetes/events',
-    (i) => `Created container ${i.name.split('-').slice(0, -2).join('-') || i.name}`,
-    5,
-  ],
-  [
-    'Started',
-    'info',
-    'kubernetes/events',
-    (i) => `Started container ${i.name.split('-').slice(0, -2).join('-') || i.name}`,
-    5,
-  ],
-  ['Scheduled', 'info', 'kubernetes/events', (i) => `Successfully assigned ${i.tags.namespace}/${i.name} to a node`, 2],
-  ['Killing', 'low', 'kubernetes/events', () => 'Stopping container: liveness probe failed', 2],
-  [
-    'Unhealthy',
-    'medium',
-    'kubernetes/events',
-    (_i, r) => `Readiness probe failed: HTTP probe failed with statuscode: ${r.pick([500, 502, 503])}`,
-    3,
-  ],
-  ['BackOff', 'high', 'kubernetes/events', () => 'Back-off restarting failed container', 2],
-  ['OOMKilled', 'high', 'kubernetes/events', () => 'Container was OOMKilled (memory limit 512Mi)', 1],
-  ['diff', 'info', 'diff', (_i, r) => `status.containerStatuses[0].restartCount: ${r.int(0, 5)} → ${r.int(6, 9)}`, 2],
-];
-const deploymentTpl: ChangeTpl[] = [
-  [
-    'diff',
-    'info',
-    'diff',
-    (i, r) => `spec.template.spec.containers[0].image: ${version(r)} → ${i.image?.split(':')[1] ?? version(r)}`,
-    8,
-  ],
-  [
-    'ScalingReplicaSet',
-    'info',
-    'kubernetes/events',
-    (i, r) => `Scaled up replica set ${i.name}-${k8sSuffix(r, 10)} to ${r.int(2, 6)}`,
-    6,
-  ],
-  [
-    'ScalingReplicaSet',
-    'info',
-    'kubernetes/events',
-    (i, r) => `Scaled down replica set ${i.name}-${k8sSuffix(r, 10)} to ${r.int(0, 2)}`,
-    5,
-  ],
-  ['Reconciled', 'info', 'flux', (_i, r) => `Applied revision: main@sha1:${r.hex(40)}`, 6],
-  [
-    'ProgressDeadlineExceeded',
-    'high',
-    'kubernetes/events',
-    (i, r) => `ReplicaSet "${i.name}-${k8sSuffix(r, 10)}" has timed out progressing`,
-    1,
-  ],
-  ['UserUpdate', 'medium', 'kubernetes/audit', (i) => `kubectl edit deployment/${i.name}`, 1],
-];
-const TEMPLATES: Record<string, { tpl: ChangeTpl[]; min: number; max: number }> = {
-  'Kubernetes::Pod': { tpl: podTpl, min: 12, max: 30 },
-  'Kubernetes::Deployment': { tpl: deploymentTpl, min: 30, max: 60 },
-  'Kubernetes::StatefulSet': { tpl: deploymentTpl, min: 10, max: 25 },
-  'Kubernetes::ReplicaSet': {
-    tpl: [
-      ['SuccessfulCreate', 'info', 'kubernetes/events', (i, r) => `Created pod: ${i.name}-${k8sSuffix(r, 5)}`, 3],
-      ['SuccessfulDelete', 'info', 'kubernetes/events', (i, r) => `Deleted pod: ${i.name}-${k8sSuffix(r, 5)}`, 2],
-    ],
-    min: 3,
-    max: 8,
-  },
-  'Kubernetes::Node': {
-    tpl: [
-      ['NodeReady', 'info', 'kubernetes/events', () => 'Node status is now: NodeReady', 3],
-      ['NodeNotReady', 'high', 'kubernetes/events', () => 'Node status is now: NodeNotReady', 1],
-      [
-        'NodeHasInsufficientMemory',
-        'medium',
-        'kubernetes/events',
-        () => 'Node status is now: NodeHasInsufficientMemory',
-        1,
-      ],
-      [
-        'diff',
-        'info',
-        'diff',
-        (_i, r) => `status.allocatable.memory: ${r.int(14, 15)}Gi → ${r.int(14, 15)}.${r.int(1, 9)}Gi`,
-        2,
-      ],
-      ['RegisteredNode', 'info', 'kubernetes/events', (i) => `Node ${i.name} event: Registered Node in Controller`, 1],
-    ],
-    min: 8,
-    max: 20,
-  },
-  'Kubernetes::Namespace': {
-    tpl: [['diff', 'info', 'diff', () => 'metadata.labels: added pod-security.kubernetes.io/enforce', 1]],
-    min: 1,
-    max: 4,
-  },
-  'Kubernetes::Service': {
-    tpl: [['diff', 'info', 'diff', () => 'spec.ports[0].targetPort: 8080 → http', 1]],
-    min: 1,
-    max: 4,
-  },
-  'Kubernetes::ConfigMap': {
-    tpl: [
-      [
-        'diff',
-        'low',
-        'diff',
-        (_i, r) => `data.LOG_LEVEL: ${r.pick(['info', 'debug'])} → ${r.pick(['warn', 'info'])}`,
-        3,
-      ],
-      ['diff', 'low', 'diff', () => 'data.UPSTREAM_TIMEOUT: 5s → 10s', 1],
-    ],
-    min: 3,
-    max: 12,
-  },
-  'Kubernetes::Ingress': {
-    tpl: [
-      ['diff', 'medium', 'diff', () => 'spec.tls[0].secretName changed', 1],
-      ['Sync', 'info', 'kubernetes/events', () => 'Scheduled for sync', 2],
-    ],
-    min: 2,
-    max: 6,
-  },
-  'Kubernetes::HorizontalPodAutoscaler': {
-    tpl: [
-      [
-        'SuccessfulRescale',
-        'info',
-        'kubernetes/events',
-        (_i, r) => `New size: ${r.int(3, 9)}; reason: cpu resource utilization (percentage of request) above target`,
-        1,
-      ],
-    ],
-    min: 10,
-    max: 30,
-  },
-  'Kubernetes::Cluster': {
-    tpl: [
-      ['diff', 'medium', 'diff', () => 'version: v1.28.9-eks-036c24b → v1.29.4-eks-036c24b', 1],
-      ['Reconciled', 'info', 'flux', (_i, r) => `Applied revision: main@sha1:${r.hex(40)}`, 3],
-    ],
-    min: 5,
-    max: 10,
-  },
-  'AWS::EC2::Instance': {
-    tpl: [
-      ['StartInstances', 'info', 'AWS::CloudTrail', () => 'StartInstances', 2],
-      ['StopInstances', 'medium', 'AWS::CloudTrail', () => 'StopInstances', 2],
-      ['RebootInstances', 'medium', 'AWS::CloudTrail', () => 'RebootInstances', 1],
-      ['ModifyInstanceAttribute', 'medium', 'AWS::CloudTrail', () => 'ModifyInstanceAttribute: instanceType', 1],
-      ['CreateTags', 'info', 'AWS::CloudTrail', () => 'CreateTags: CostCenter', 2],
-      ['diff', 'info', 'diff', () => 'State.Name: stopped → running', 2],
-    ],
-    min: 6,
-    max: 18,
-  },
-  'AWS::RDS::DBInstance': {
-    tpl: [
-      ['ModifyDBInstance', 'medium', 'AWS::CloudTrail', () => 'ModifyDBInstance: BackupRetentionPeriod', 2],
-      ['RebootDBInstance', 'high', 'AWS::CloudTrail', () => 'RebootDBInstance', 1],
-      ['CreateDBSnapshot', 'info', 'AWS::CloudTrail', () => 'CreateDBSnapshot: automated', 4],
-    ],
-    min: 5,
-    max: 12,
-  },
-  'AWS::S3::Bucket': {
-    tpl: [
-      ['PutBucketPolicy', 'high', 'AWS::CloudTrail', () => 'PutBucketPolicy', 1],
-      ['PutBucketEncryption', 'medium', 'AWS::CloudTrail', () => 'PutBucketEncryption: aws:kms', 1],
-      ['PutBucketTagging', 'info', 'AWS::CloudTrail', () => 'PutBucketTagging', 2],
-    ],
-    min: 2,
-    max: 6,
-  },
-  'AWS::IAM::Role': {
-    tpl: [
-      ['AttachRolePolicy', 'high', 'AWS::CloudTrail', () => 'AttachRolePolicy', 1],
-      ['UpdateAssumeRolePolicy', 'critical', 'AWS::CloudTrail', () => 'UpdateAssumeRolePolicy', 1],
-      ['TagRole', 'info', 'AWS::CloudTrail', () => 'TagRole', 2],
-    ],
-    min: 1,
-    max: 5,
-  },
-  'AWS::EC2::SecurityGroup': {
-    tpl: [
-      [
-        'AuthorizeSecurityGroupIngress',
-        'high',
-        'AWS::CloudTrail',
-        (_i, r) => `AuthorizeSecurityGroupIngress: tcp/${r.pick([22, 443, 5432, 6379])}`,
-        2,
-      ],
-      ['RevokeSecurityGroupIngress', 'medium', 'AWS::CloudTrail', () => 'RevokeSecurityGroupIngress', 1],
-    ],
-    min: 2,
-    max: 8,
-  },
-};
-const DEFAULT_TPL = {
-  tpl: [
-    ['diff', 'info', 'diff', () => 'configuration updated', 3],
-    ['CreateTags', 'info', 'AWS::CloudTrail', () => 'CreateTags', 1],
-  ] as ChangeTpl[],
-  min: 1,
-  max: 5,
-};
-
-const CHANGE_PEOPLE: PersonKey[] = ['liam', 'lucas', 'noah', 'mia', 'ava'];
-const EXTERNAL_ACTORS = [
-  'system:serviceaccount:flux-system:kustomize-controller',
-  'system:serviceaccount:kube-system:deployment-controller',
-  'arn:aws:iam::123456789012:user/deploy-bot',
-  'arn:aws:sts::123456789012:assumed-role/ci-deploy/github-actions',
-  'kubelet',
-];
-
-function diffText(item: Item, summary: string): string | null {
-  const m = /^(.*): (.*) → (.*)$/.exec(summary);
-  if (!m) return null;
-  const [, path, from, to] = m;
-  const leaf = path.split('.').pop() ?? path;
-  return [
-    `--- a/${item.name}`,
-    `+++ b/${item.name}`,
-    `@@ -${12 + (item.name.length % 9)},3 +${12 + (item.name.length % 9)},3 @@`,
-    `   # ${path}`,
-    `-  ${leaf}: ${from}`,
-    `+  ${leaf}: ${to}`,
-  ].join('\n');
-}
-
-interface Insight {
-  analyzer: string;
-  analysis_type: string;
-  severity: string;
-  summary: string;
-  message: string;
-}
-
-const CVES: Insight[] = [
-  {
-    analyzer: 'trivy',
-    analysis_type: 'security',
-    severity: 'high',
-    summary: 'CVE-2023-44487 in golang.org/x/net',
-    message: 'CVE-2023-44487: HTTP/2 rapid reset can cause excessive work (installed v0.14.0, fixed in v0.17.0)',
-  },
-  {
-    analyzer: 'trivy',
-    analysis_type: 'security',
-    severity: 'critical',
-    summary: 'CVE-2024-3094 in xz-utils',
-    message:
-      'CVE-2024-3094: malicious code in xz upstream tarballs 5.6.0 and 5.6.1 (installed 5.6.0, fixed in 5.6.1+really5.4.5)',
-  },
-  {
-    analyzer: 'trivy',
-    analysis_type: 'security',
-    severity: 'high',
-    summary: 'CVE-2023-4863 in libwebp',
-    message: 'CVE-2023-4863: heap buffer overflow in libwebp (installed 1.2.4, fixed in 1.3.2)',
-  },
-  {
-    analyzer: 'trivy',
-    analysis_type: 'security',
-    severity: 'medium',
-    summary: 'CVE-2023-38545 in curl',
-    message: 'CVE-2023-38545: SOCKS5 heap buffer overflow in curl (installed 7.88.1, fixed in 8.4.0)',
-  },
-  {
-    analyzer: 'trivy',
-    analysis_type: 'security',
-    severity: 'low',
-    summary: 'CVE-2023-5678 in openssl',
-    message:
-      'CVE-2023-5678: excessive time spent in DH check / generation with large Q parameter values (installed 3.0.11, fixed in 3.0.13)',
-  },
-];
-
-function insightsFor(item: Item, r: Rng): (Insight & { status: string })[] {
-  const out: Insight[] = [];
-  const t = item.type;
-  if ((t === 'Kubernetes::Deployment' || t === 'Kubernetes::StatefulSet') && r.chance(0.55)) {
-    const n = r.int(1, 3);
-    for (let k = 0; k < n; k++) out.push(CVES[(item.name.length + k * 2) % CVES.length]);
-  }
-  if (t === 'Kubernetes::Deployment') {
-    const spec = (item.config.spec ?? {}) as { replicas?: number };
-    if (spec.replicas === 1)
-      out.push({
-        analyzer: 'kubernetes-best-practices',
-        analysis_type: 'availability',
-        severity: 'medium',
-        summary: 'Deployment has a single replica',
-        message: `${item.name} runs 1 replica: a node drain or crash takes it down. Set replicas >= 2 and add a PodDisruptionBudget.`,
-      });
-    if (r.chance(0.3))
-      out.push({
-        analyzer: 'kubernetes-best-practices',
-        analysis_type: 'reliability',
-        severity: 'low',
-        summary: 'Container has no CPU limit',
-        message: 'Container has no CPU limit; a runaway process can starve neighbours on the node.',
-      });
-    if (r.chance(0.15))
-      out.push({
-        analyzer: 'kubernetes-best-practices',
-        analysis_type: 'technical_debt',
-        severity: 'low',
-        summary: 'Image uses a mutable tag',
-        message: 'The image is referenced by tag; pin a digest so rollbacks are reproducible.',
-      });
-  }
-  if (t === 'Kubernetes::Pod' && item.health === 'unhealthy')
-    out.push({
-      analyzer: 'kubernetes-best-practices',
-      analysis_type: 'performance',
-      severity: 'high',
-      summary: 'CPU throttling above 25%',
-      message: 'Container was CPU-throttled for 31% of periods over the last hour.',
-    });
-  if (t === 'Kubernetes::Ingress' && (item.config.apiVersion as string).startsWith('extensions/'))
-    out.push({
-      analyzer: 'kubernetes-best-practices',
-      analysis_type: 'technical_debt',
-      severity: 'medium',
-      summary: 'Deprecated API version extensions/v1beta1',
-      message: 'Ingress extensions/v1beta1 was removed in Kubernetes 1.22; migrate to networking.k8s.io/v1.',
-    });
-  if (t === 'Kubernetes::Node' && r.chance(0.7))
-    out.push({
-      analyzer: 'kube-bench',
-      analysis_type: 'compliance',
-      severity: 'medium',
-      summary: 'CIS 4.2.6 protect-kernel-defaults',
-      message: '4.2.6 Ensure that the --protect-kernel-defaults argument is set to true (FAIL)',
-    });
-  if (t === 'Kubernetes::ConfigMap' && item.name.startsWith('metrics-server'))
-    out.push({
-      analyzer: 'kubernetes-best-practices',
-      analysis_type: 'other',
-      severity: 'info',
-      summary: 'ConfigMap not referenced by any workload',
-      message: 'No pod in the namespace mounts or references this ConfigMap.',
-    });
-  if (t === 'AWS::EC2::Instance') {
-    const cfg = item.config as { MetadataOptions?: { HttpTokens?: string }; InstanceType?: string };
-    if (cfg.MetadataOptions?.HttpTokens === 'optional')
-      out.push({
-        analyzer: 'aws-config-rules',
-        analysis_type: 'security',
-        severity: 'medium',
-        summary: 'IMDSv1 enabled',
-        message: 'ec2-imdsv2-check: instance metadata service allows IMDSv1; require session tokens.',
-      });
-    if (item.name.startsWith('build-runner'))
-      out.push({
-        analyzer: 'aws-trusted-advisor',
-        analysis_type: 'cost',
-        severity: 'medium',
-        summary: 'Low Utilization Amazon EC2 Instances',
-        message: 'Average CPU utilization was 4% over the last 14 days; estimated monthly savings $212.',
-      });
-    if (cfg.InstanceType === 'm5.2xlarge')
-      out.push({
-        analyzer: 'aws-cost-optimizer',
-        analysis_type: 'recommendation',
-        severity: 'low',
-        summary: 'Rightsize m5.2xlarge to m5.xlarge',
-        message: 'Peak memory 41% and CPU 28% over 30 days; m5.xlarge would save about $154/month.',
-      });
-  }
-  if (t === 'AWS::S3::Bucket') {
-    const cfg = item.config as { PublicAccessBlock?: boolean; Versioning?: string };
-    if (cfg.PublicAccessBlock === false)
-      out.push({
-        analyzer: 'aws-trusted-advisor',
-        analysis_type: 'security',
-        severity: 'critical',
-        summary: 'S3 bucket allows public read access',
-        message: 'Bucket policy grants s3:GetObject to Principal "*" and Block Public Access is off.',
-      });
-    if (cfg.Versioning === 'Suspended')
-      out.push({
-        analyzer: 'aws-config-rules',
-        analysis_type: 'reliability',
-        severity: 'low',
-        summary: 'Bucket versioning suspended',
-        message: 's3-bucket-versioning-enabled: versioning is suspended.',
-      });
-  }
-  if (t === 'AWS::EC2::SecurityGroup' && item.name === 'bastion-sg')
-    out.push({
-      analyzer: 'aws-trusted-advisor',
-      analysis_type: 'security',
-      severity: 'high',
-      summary: 'Security group allows 0.0.0.0/0 on port 22',
-      message: 'Security Groups - Specific Ports Unrestricted: tcp/22 is open to the internet.',
-    });
-  if (t === 'AWS::RDS::DBInstance') {
-    if (item.name === 'ledger-db')
-      out.push({
-        analyzer: 'aws-trusted-advisor',
-        analysis_type: 'availability',
-        severity: 'high',
-        summary: 'RDS instance is not Multi-AZ',
-        message: 'Amazon RDS Multi-AZ: ledger-db runs in a single availability zone.',
-      });
-    if (item.name === 'ledger-db')
-      out.push({
-        analyzer: 'aws-config-rules',
-        analysis_type: 'reliability',
-        severity: 'medium',
-        summary: 'Backup retention under 7 days',
-        message: 'db-instance-backup-enabled: retention is 3 days; policy requires 7.',
-      });
-    if (item.name === 'orders-db-replica')
-      out.push({
-        analyzer: 'aws-trusted-advisor',
-        analysis_type: 'cost',
-        severity: 'low',
-        summary: 'Amazon RDS Idle DB Instances',
-        message: 'The replica served fewer than 10 connections per day over the last week.',
-      });
-  }
-  if (t === 'AWS::IAM::Role') {
-    if (item.name === 'ci-deploy')
-      out.push({
-        analyzer: 'aws-config-rules',
-        analysis_type: 'security',
-        severity: 'high',
-        summary: 'Role has AdministratorAccess attached',
-        message: 'iam-policy-no-statements-with-admin-access: ci-deploy has AdministratorAccess.',
-      });
-    if (item.name === 'backup-operator')
-      out.push({
-        analyzer: 'aws-config-rules',
-        analysis_type: 'compliance',
-        severity: 'low',
-        summary: 'Role unused for 90 days',
-        message: 'iam-role-unused: backup-operator has not been assumed for 97 days.',
-      });
-  }
-  if (t === 'AWS::Lambda::Function' && item.name === 'webhook-dispatcher')
-    out.push({
-      analyzer: 'aws-trusted-advisor',
-      analysis_type: 'integration',
-      severity: 'medium',
-      summary: 'Webhook endpoint returns 4xx',
-      message: '12% of invocations in the last 24h received HTTP 410 from the partner endpoint.',
-    });
-  return out.map((x, i) => ({
-    ...x,
-    status: r.weighted([
-      ['open', 8],
-      ['resolved', 2 + (i % 2)],
-      ['silenced', 1],
-    ] as const),
-  }));
-}
-
-/** Scrapers, config items, changes, insights and relationships. */
+/**
+ * Scrapers, config items and relationships: the catalog as a person could have imported it. No
+ * changes, insights, costs or scrape times: those are what a scraper observes, and no scraper has
+ * run (the catalog engines will bring their own demo data through their runs). Items a scraper
+ * would have deleted are left out for the same reason.
+ */
 export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
   const rng = ctx.rng;
   const scrapers = [
@@ -1330,7 +851,7 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
     })),
   );
 
-  const items = buildItems(ctx);
+  const items = buildItems(ctx).filter((i) => !i.deletedDaysAgo);
   const byKey = new Map(items.map((i) => [i.key, i]));
   const pathOf = (i: Item): string => {
     const chain: string[] = [];
@@ -1342,7 +863,6 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
     return chain.join('.');
   };
   const rows: Row[] = items.map((i) => {
-    const scraped = i.deletedDaysAgo ? i.deletedDaysAgo * DAY : rng.int(2, 50) * MINUTE;
     const created = i.ageDays * DAY;
     return {
       id: configId(i.key),
@@ -1363,111 +883,15 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
       ready: i.ready ?? true,
       labels: i.labels,
       tags: i.tags,
-      cost_per_minute: i.cost ? Number(i.cost.toFixed(6)) : null,
-      cost_total_1d: i.cost ? Number((i.cost * 1440 * (0.9 + rng.next() * 0.4)).toFixed(4)) : null,
-      cost_total_7d: i.cost ? Number((i.cost * 1440 * 7 * (0.95 + rng.next() * 0.1)).toFixed(4)) : null,
-      cost_total_30d: i.cost ? Number((i.cost * 1440 * 30).toFixed(4)) : null,
-      last_scraped_time: ago(ctx, scraped),
       created_at: ago(ctx, created),
       updated_at: ago(ctx, Math.min(created, rng.int(1, 72) * HOUR)),
-      deleted_at: i.deletedDaysAgo ? ago(ctx, i.deletedDaysAgo * DAY) : null,
-      delete_reason: i.deletedDaysAgo ? 'Deleted by scraper (no longer present)' : null,
     };
   });
   await insertRows(ctx, 'config_items', rows);
 
-  // Changes: a few thousand over 30 days, denser towards now.
-  const result: CatalogResult = { configs: new Map(), changes: new Map(), analysis: new Map() };
+  const result: CatalogResult = { configs: new Map() };
   for (const i of items)
     result.configs.set(i.key, { key: i.key, id: configId(i.key), type: i.type, name: i.name, health: i.health });
-  const changes: Row[] = [];
-  for (const i of items) {
-    const t = TEMPLATES[i.type] ?? DEFAULT_TPL;
-    const n = rng.int(t.min, t.max);
-    const lifetimeMs = Math.min(30 * DAY, i.ageDays * DAY);
-    const endMs = i.deletedDaysAgo ? i.deletedDaysAgo * DAY : 0;
-    if (lifetimeMs <= endMs) continue;
-    const list: { id: string; change_type: string; created_at: string }[] = [];
-    for (let k = 0; k < n; k++) {
-      const [change_type, severity, source, summaryFn] = rng.weighted(t.tpl.map((x) => [x, x[4]] as const));
-      const summary = summaryFn(i, rng);
-      const atMs = endMs + (lifetimeMs - endMs) * Math.pow(rng.next(), 1.6);
-      const repeated = rng.chance(0.15) && source === 'kubernetes/events';
-      const byPerson = source === 'kubernetes/audit' || (change_type === 'diff' && rng.chance(0.12));
-      const id = did('change', `${i.key}:${k}`);
-      const created_at = ago(ctx, atMs);
-      list.push({ id, change_type, created_at });
-      changes.push({
-        id,
-        config_id: configId(i.key),
-        change_type,
-        severity,
-        source,
-        summary,
-        details:
-          source === 'AWS::CloudTrail'
-            ? {
-                eventName: change_type,
-                awsRegion: 'eu-west-1',
-                sourceIPAddress: `10.0.${rng.int(0, 5)}.${rng.int(2, 250)}`,
-                userIdentity: { arn: rng.pick(EXTERNAL_ACTORS.slice(2, 4)) },
-              }
-            : source === 'kubernetes/events'
-              ? { reason: change_type, type: severity === 'info' ? 'Normal' : 'Warning', reportingComponent: 'kubelet' }
-              : null,
-        diff: change_type === 'diff' ? diffText(i, summary) : null,
-        patches:
-          change_type === 'diff' ? { op: 'replace', path: `/${summary.split(':')[0].replace(/\./g, '/')}` } : null,
-        count: repeated ? rng.int(2, 40) : 1,
-        first_observed: repeated ? ago(ctx, atMs + rng.int(1, 48) * HOUR) : created_at,
-        created_by: byPerson ? person(rng.pick(CHANGE_PEOPLE)) : null,
-        external_created_by: byPerson
-          ? null
-          : source === 'flux'
-            ? EXTERNAL_ACTORS[0]
-            : source === 'AWS::CloudTrail'
-              ? rng.pick(EXTERNAL_ACTORS.slice(2, 4))
-              : rng.pick([EXTERNAL_ACTORS[1], EXTERNAL_ACTORS[4]]),
-        created_at,
-      });
-    }
-    list.sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
-    result.changes.set(i.key, list);
-  }
-  await insertRows(ctx, 'config_changes', changes);
-
-  // Insights.
-  const analysis: Row[] = [];
-  for (const i of items) {
-    if (i.deletedDaysAgo) continue;
-    const list = insightsFor(i, rng).map((x, k) => {
-      const first = rng.int(1, 28) * DAY;
-      return {
-        id: did('analysis', `${i.key}:${k}`),
-        config_id: configId(i.key),
-        scraper_id: scraperId(i.scraper),
-        analyzer: x.analyzer,
-        analysis_type: x.analysis_type,
-        severity: x.severity,
-        status: x.status,
-        summary: x.summary,
-        message: x.message,
-        source: x.analyzer.startsWith('aws') ? 'AWS' : x.analyzer,
-        analysis: { rule: x.summary, resource: i.name },
-        first_observed: ago(ctx, first),
-        last_observed: ago(ctx, x.status === 'open' ? rng.int(5, 120) * MINUTE : first / 2),
-        created_at: ago(ctx, first),
-        updated_at: ago(ctx, rng.int(1, 48) * HOUR),
-      };
-    });
-    if (list.length)
-      result.analysis.set(
-        i.key,
-        list.map((a) => ({ id: a.id, analysis_type: a.analysis_type, severity: a.severity })),
-      );
-    analysis.push(...list);
-  }
-  await insertRows(ctx, 'config_analysis', analysis);
 
   // Relationships: ownership, placement, and a few manual links.
   const rels: Row[] = [];
@@ -1479,7 +903,6 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
       relation,
       selector_id: selector,
       created_at: ago(ctx, byKey.get(to)!.ageDays * DAY),
-      deleted_at: byKey.get(to)!.deletedDaysAgo ? ago(ctx, byKey.get(to)!.deletedDaysAgo! * DAY) : null,
     });
   };
   for (const i of items) {
@@ -1490,7 +913,6 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
       for (const p of items)
         if (
           p.type === 'Kubernetes::Pod' &&
-          !p.deletedDaysAgo &&
           p.labels.app === i.labels.app &&
           p.tags.namespace === i.tags.namespace &&
           p.tags.cluster === i.tags.cluster

@@ -1,18 +1,17 @@
 import { did, insertRows, ago, DAY, HOUR, type SeedContext, type Row } from './util.ts';
 import { person, team, type PersonKey } from './people.ts';
-import { checkId } from './health.ts';
 import { configId, type CatalogResult } from './catalog.ts';
 import { componentId } from './topology.ts';
 
 type Status = 'new' | 'open' | 'investigating' | 'mitigated' | 'resolved' | 'closed';
 
 interface EvidenceDef {
-  type: 'log' | 'topology' | 'config' | 'check' | 'config_change' | 'config_analysis' | 'comment';
+  // what a person attaches; no logs, changes or insights: no engine has produced any yet
+  type: 'topology' | 'config' | 'comment';
   description: string;
-  ref?: string; // check key, config key, component key
+  ref?: string; // config key, component key
   dod?: boolean;
   done?: boolean;
-  script?: string;
 }
 
 interface HypothesisDef {
@@ -34,9 +33,7 @@ interface IncidentDef {
   commander: PersonKey;
   communicator?: PersonKey;
   creator: PersonKey;
-  responders: (
-    { person: PersonKey } | { team: string; responderType: string; props: Record<string, string>; externalId?: string }
-  )[];
+  responders: ({ person: PersonKey } | { team: string; responderType: string; props: Record<string, string> })[];
   root: HypothesisDef;
   comments: [PersonKey, string][];
 }
@@ -66,27 +63,38 @@ const INCIDENTS: IncidentDef[] = [
           summary: 'Checkout latency above 2s p95',
           description: 'See Watchdeck incident',
         },
-        externalId: 'OPS-1842',
       },
     ],
     root: {
       title: 'Checkout is slow for all customers',
       status: 'likely',
-      evidence: [{ type: 'check', description: 'checkout-web home latency', ref: 'check:checkout-web' }],
+      evidence: [
+        {
+          type: 'config',
+          description: 'checkout-web deployment',
+          ref: 'config:k8s/prod-eu-1/Deployment/checkout/checkout-web',
+        },
+      ],
       children: [
         {
           title: 'cart-service is throttled on CPU',
           status: 'likely',
           evidence: [
             { type: 'topology', description: 'cart-service warning', ref: 'component:prod/checkout/cart-service' },
-            { type: 'log', description: 'Slow upstream responses from cart-service' },
+            { type: 'comment', description: 'checkout-web logs: upstream timed out while reading from cart-service' },
           ],
           children: [{ title: 'Raise the CPU limit of cart-service to 1 core', type: 'solution', status: 'possible' }],
         },
         {
           title: 'Redis cache evictions',
           status: 'unlikely',
-          evidence: [{ type: 'check', description: 'redis-cache ping stays under 5 ms', ref: 'check:redis-cache' }],
+          evidence: [
+            {
+              type: 'config',
+              description: 'payments-redis cache cluster',
+              ref: 'config:aws/ElastiCache::CacheCluster/payments-redis',
+            },
+          ],
         },
         { title: 'A bad deploy of checkout-web', status: 'disproven' },
       ],
@@ -124,8 +132,12 @@ const INCIDENTS: IncidentDef[] = [
       title: 'Payments API unavailable for a share of requests',
       status: 'likely',
       evidence: [
-        { type: 'check', description: 'payments-api health failing', ref: 'check:payments-api' },
-        { type: 'check', description: 'payments 5xx rate above 1%', ref: 'check:error-rate' },
+        {
+          type: 'config',
+          description: 'payments-api deployment',
+          ref: 'config:k8s/prod-eu-1/Deployment/payments/payments-api',
+        },
+        { type: 'comment', description: 'Gateway logs: 13.7% of payments requests end in 502' },
       ],
       children: [
         {
@@ -137,11 +149,7 @@ const INCIDENTS: IncidentDef[] = [
               description: 'Pod in CrashLoopBackOff',
               ref: 'config:k8s/prod-eu-1/Pod/payments/payments-api/1',
             },
-            {
-              type: 'config_change',
-              description: 'Back-off restarting failed container',
-              ref: 'change:k8s/prod-eu-1/Pod/payments/payments-api/1#BackOff',
-            },
+            { type: 'comment', description: 'Back-off restarting failed container (kubectl describe pod)' },
           ],
         },
         {
@@ -181,7 +189,6 @@ const INCIDENTS: IncidentDef[] = [
           title: 'orders-db replica lag',
           description: 'Replica lag above 5 minutes',
         },
-        externalId: 'PLANNER-7731',
       },
     ],
     root: {
@@ -189,19 +196,20 @@ const INCIDENTS: IncidentDef[] = [
       status: 'proven',
       evidence: [
         {
-          type: 'check',
-          description: 'replica lag check failing',
-          ref: 'check:orders-db-replica',
+          type: 'config',
+          description: 'orders-db-replica instance',
+          ref: 'config:aws/RDS::DBInstance/orders-db-replica',
           dod: true,
           done: true,
-          script: "check.status == 'healthy' && check.age > duration('5m')",
         },
       ],
       children: [
         {
           title: 'Long-running analytics query holds a snapshot',
           status: 'proven',
-          evidence: [{ type: 'log', description: 'canceling statement due to conflict with recovery' }],
+          evidence: [
+            { type: 'comment', description: 'Replica log: canceling statement due to conflict with recovery' },
+          ],
           children: [{ title: 'Move analytics to a dedicated replica', type: 'solution', status: 'likely' }],
         },
         {
@@ -246,12 +254,11 @@ const INCIDENTS: IncidentDef[] = [
       status: 'proven',
       evidence: [
         {
-          type: 'check',
-          description: 'api-gateway certificate check',
-          ref: 'check:tls-gateway',
+          type: 'config',
+          description: 'prod-public-alb listener certificate',
+          ref: 'config:aws/ElasticLoadBalancingV2::LoadBalancer/prod-public-alb',
           dod: true,
           done: true,
-          script: "check.status == 'healthy'",
         },
       ],
       children: [
@@ -290,11 +297,7 @@ const INCIDENTS: IncidentDef[] = [
       title: 'Runners are not scaled down when idle',
       status: 'proven',
       evidence: [
-        {
-          type: 'config_analysis',
-          description: 'Low utilization build runners',
-          ref: 'analysis:aws/EC2::Instance/build-runner-1',
-        },
+        { type: 'comment', description: 'Cost explorer: build runners averaged 4% CPU over the weekend' },
         {
           type: 'config',
           description: 'build-runner-1',
@@ -324,7 +327,7 @@ const INCIDENTS: IncidentDef[] = [
     root: {
       title: 'ledger consumers fall behind',
       status: 'possible',
-      evidence: [{ type: 'check', description: 'ledger consumer lag', ref: 'check:consumer-lag' }],
+      evidence: [{ type: 'config', description: 'kafka brokers', ref: 'config:k8s/prod-eu-1/StatefulSet/data/kafka' }],
     },
     comments: [['mia', 'Opening this to track; lag grows ~2k/min.']],
   },
@@ -382,15 +385,11 @@ const INCIDENTS: IncidentDef[] = [
       status: 'proven',
       evidence: [
         {
-          type: 'config_analysis',
-          description: 'S3 bucket allows public read access',
-          ref: 'analysis:aws/S3::Bucket/example-data-exports',
+          type: 'config',
+          description: 'example-data-exports bucket',
+          ref: 'config:aws/S3::Bucket/example-data-exports',
         },
-        {
-          type: 'config_change',
-          description: 'PutBucketPolicy',
-          ref: 'change:aws/S3::Bucket/example-data-exports#PutBucketPolicy',
-        },
+        { type: 'comment', description: 'CloudTrail: PutBucketPolicy granted s3:GetObject to Principal "*"' },
       ],
       children: [{ title: 'Enable Block Public Access account-wide', type: 'solution', status: 'proven' }],
     },
@@ -438,13 +437,12 @@ const INCIDENTS: IncidentDef[] = [
           summary: 'CIS 4.2.6 on nodes',
           description: 'protect-kernel-defaults',
         },
-        externalId: 'PLAT-611',
       },
     ],
     root: {
       title: 'Node AMI kubelet flags',
       status: 'likely',
-      evidence: [{ type: 'config_analysis', description: 'CIS 4.2.6', ref: 'analysis:k8s/prod-eu-1/Node/0' }],
+      evidence: [{ type: 'config', description: 'CIS 4.2.6 fails on this node', ref: 'config:k8s/prod-eu-1/Node/0' }],
     },
     comments: [['liam', 'Needs a new launch template; planned for next maintenance window.']],
   },
@@ -483,7 +481,13 @@ const INCIDENTS: IncidentDef[] = [
     root: {
       title: 'Internal resolution is flaky',
       status: 'likely',
-      evidence: [{ type: 'check', description: 'api.internal record check', ref: 'check:dns-api' }],
+      evidence: [
+        {
+          type: 'config',
+          description: 'coredns deployment',
+          ref: 'config:k8s/prod-eu-1/Deployment/kube-system/coredns',
+        },
+      ],
       children: [
         {
           title: 'CoreDNS pods restart during node scale-down',
@@ -530,7 +534,6 @@ export async function seedIncidents(ctx: SeedContext, catalog: CatalogResult): P
       resolved: resolvedAt,
       closed: closedAt,
       created_by: person(inc.creator),
-      incident_rule_id: inc.key === 'payments-502' ? did('incident_rule', 'critical-checks') : null,
       created_at: ago(ctx, startMs),
       updated_at: t(inc.status === 'new' ? 0.1 : 0.97),
     });
@@ -582,47 +585,19 @@ export async function seedIncidents(ctx: SeedContext, catalog: CatalogResult): P
           description: e.description,
           definition_of_done: e.dod ?? false,
           done: e.done ?? false,
-          script: e.script ?? null,
           created_by: person(inc.commander),
           created_at: t(0.05 + 0.04 * evN),
           updated_at: t(0.05 + 0.04 * evN),
           properties: null,
           evidence: null,
         };
-        if (kind === 'check') row.check_id = checkId(ref);
-        if (kind === 'config') row.config_id = configId(ref);
-        if (kind === 'component') row.component_id = componentId(ref);
-        if (kind === 'change') {
-          const [key, changeType] = ref.split('#');
-          const list = catalog.changes.get(key) ?? [];
-          row.config_id = configId(key);
-          row.config_change_id = (list.find((c) => c.change_type === changeType) ?? list[0])?.id ?? null;
-        }
-        if (kind === 'analysis') {
+        if (kind === 'config') {
+          if (!catalog.configs.has(ref)) throw new Error(`demo evidence names ${ref}, which is not a demo config item`);
           row.config_id = configId(ref);
-          row.config_analysis_id = catalog.analysis.get(ref)?.[0]?.id ?? null;
+          row.evidence = { configName: catalog.configs.get(ref)!.name };
         }
-        if (e.type === 'log') {
-          row.evidence = {
-            lines: [
-              {
-                timestamp: t(0.04),
-                message: 'upstream timed out (110: Connection timed out) while reading response header from upstream',
-                labels: { pod: 'checkout-web-7d9c5', level: 'error' },
-              },
-              { timestamp: t(0.041), message: e.description, labels: { level: 'warn' } },
-            ],
-            selected_lines: [0],
-            includeMessages: true,
-            start: 'now-1h',
-          };
-          row.component_id = componentId(
-            inc.key === 'replica-lag' ? 'prod/data/orders-db' : 'prod/checkout/checkout-web',
-          );
-        }
+        if (kind === 'component') row.component_id = componentId(ref);
         if (e.type === 'comment') row.evidence = { comment: e.description };
-        if (kind === 'config' || kind === 'change')
-          row.evidence = { configName: catalog.configs.get(ref.split('#')[0])?.name ?? ref };
         evs.push(row);
         hist(
           'evidence.created',
@@ -664,7 +639,6 @@ export async function seedIncidents(ctx: SeedContext, catalog: CatalogResult): P
               type: r.responderType,
               team_id: team(r.team),
               properties: { responderType: r.responderType, ...r.props },
-              external_id: r.externalId ?? null,
               created_by: person(inc.commander),
               created_at: created,
               updated_at: created,

@@ -1,7 +1,7 @@
 import { did, insertRows, ago, ahead, DAY, HOUR, MINUTE, type SeedContext, type Row } from './util.ts';
 import { person, team } from './people.ts';
-import { checkId, canaryId, CANARIES } from './health.ts';
-import { configId, type CatalogResult } from './catalog.ts';
+import { checkId, canaryId } from './health.ts';
+import { configId } from './catalog.ts';
 import { componentId } from './topology.ts';
 
 const RULES = [
@@ -46,13 +46,14 @@ const RULES = [
     events: ['config.deleted', 'config.created'],
     person: 'ava' as const,
     source: 'KubernetesCRD',
-    error: 'template: body:1: unexpected "}" in operand',
   },
 ];
 
-/** Notification rules, about 200 sends over the last week in every status, and silences. */
-export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult): Promise<void> {
-  const rng = ctx.rng;
+/**
+ * Notification rules and silences, as people wrote them. No sends and no rule errors: those are
+ * what the notification engine reports once it delivers.
+ */
+export async function seedNotifications(ctx: SeedContext): Promise<void> {
   await insertRows(
     ctx,
     'notifications',
@@ -70,8 +71,6 @@ export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult
       custom_services: r.custom ?? null,
       source: r.source ?? 'UI',
       properties: r.custom ? { slack: { channel: '#sre-alerts' } } : null,
-      error: r.error ?? null,
-      error_at: r.error ? ago(ctx, 3 * HOUR) : null,
       created_by: person(i % 2 ? 'sofia' : 'ava'),
       created_at: ago(ctx, (40 - i * 3) * DAY),
       updated_at: ago(ctx, (9 - i) * DAY),
@@ -80,11 +79,11 @@ export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult
 
   const silences: Row[] = [
     {
-      id: did('silence', 'grafana'),
-      description: 'Grafana upgrade maintenance window',
-      check_id: checkId('grafana'),
+      id: did('silence', 'deliberate'),
+      description: 'The demo fails this check on purpose',
+      check_id: checkId('tcp-closed'),
       from: ago(ctx, 2 * HOUR),
-      until: ahead(ctx, 2 * DAY),
+      until: ahead(ctx, 30 * DAY),
       created_by: person('noah'),
     },
     {
@@ -105,9 +104,9 @@ export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult
       created_by: person('olivia'),
     },
     {
-      id: did('silence', 'network'),
-      description: 'Network canary during switch replacement',
-      canary_id: canaryId('network'),
+      id: did('silence', 'deliberate-canary'),
+      description: 'Deliberate failures while preparing a demo',
+      canary_id: canaryId('deliberate-failures'),
       recursive: true,
       from: ago(ctx, 3 * DAY),
       until: ago(ctx, 2 * DAY),
@@ -116,7 +115,7 @@ export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult
     {
       id: did('silence', 'old'),
       description: 'Temporary silence, superseded',
-      check_id: checkId('smtp-relay'),
+      check_id: checkId('dns-closed'),
       from: ago(ctx, 5 * DAY),
       until: ago(ctx, 4 * DAY),
       created_by: person('mia'),
@@ -124,104 +123,4 @@ export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult
     },
   ].map((s) => ({ namespace: 'default', source: 'UI', created_at: s.from, updated_at: s.from, ...s }));
   await insertRows(ctx, 'notification_silences', silences);
-
-  const checks = CANARIES.flatMap((c) =>
-    c.checks.filter((k) => ['high', 'critical'].includes(k.severity)).map((k) => k),
-  );
-  const unhealthyConfigs = [...catalog.configs.values()].filter(
-    (c) => c.health !== 'healthy' && c.key.startsWith('k8s/prod-eu-1'),
-  );
-  const comps = [
-    'prod/payments/payments-api',
-    'prod/payments/ledger',
-    'prod/checkout/cart-service',
-    'prod/edge/smtp',
-    'prod/data/kafka',
-    'prod/monitoring/grafana',
-  ];
-  const sends: Row[] = [];
-  for (let n = 0; n < 210; n++) {
-    const kind = rng.weighted([
-      ['check', 5],
-      ['config', 3],
-      ['component', 3],
-      ['playbook', 1],
-    ] as const);
-    const atMs = rng.int(1, 7 * 24 * 60) * MINUTE;
-    const status =
-      n < 3
-        ? 'pending'
-        : rng.weighted([
-            ['sent', 70],
-            ['error', 8],
-            ['repeat-interval', 12],
-            ['silenced', 6],
-            ['cancelled', 4],
-          ] as const);
-    let row: Row;
-    if (kind === 'check') {
-      const k = rng.pick(checks);
-      const failed = rng.chance(0.7);
-      row = {
-        notification_id: did('notification', 'check-failures'),
-        source_event: failed ? 'check.failed' : 'check.passed',
-        resource_type: 'check',
-        resource_id: checkId(k.key),
-        team_id: team('sre'),
-        body: `**${k.name}** is ${failed ? 'failing' : 'passing again'}\n\n${failed ? k.err : k.ok}`,
-        silenced_by: status === 'silenced' ? did('silence', k.key === 'grafana' ? 'grafana' : 'old') : null,
-      };
-    } else if (kind === 'config') {
-      const c = rng.pick(unhealthyConfigs);
-      row = {
-        notification_id: did('notification', 'unhealthy-configs'),
-        source_event: `config.${c.health === 'warning' ? 'warning' : 'unhealthy'}`,
-        resource_type: 'config',
-        resource_id: c.id,
-        person_id: person('liam'),
-        body: `${c.type} **${c.name}** is ${c.health}`,
-        silenced_by: status === 'silenced' ? did('silence', 'crashloop') : null,
-      };
-    } else if (kind === 'component') {
-      const key = rng.pick(comps);
-      row = {
-        notification_id: did('notification', 'component-health'),
-        source_event: rng.pick(['component.unhealthy', 'component.warning', 'component.healthy']),
-        resource_type: 'component',
-        resource_id: componentId(key),
-        body: `Component **${key.split('/').pop()}** changed health`,
-        silenced_by: status === 'silenced' ? did('silence', 'staging') : null,
-      };
-    } else {
-      row = {
-        notification_id: did('notification', 'playbook-approvals'),
-        source_event: 'playbook.approval.inserted',
-        resource_type: 'playbook_run',
-        resource_id: did('playbook_run', 4),
-        team_id: team('platform'),
-        body: 'Playbook **Reboot EC2 instance** is waiting for approval',
-        silenced_by: null,
-      };
-    }
-    const count = status === 'repeat-interval' ? rng.int(2, 14) : 1;
-    sends.push({
-      id: did('notification_send', n),
-      status,
-      count,
-      error:
-        status === 'error'
-          ? rng.pick([
-              'dial tcp 127.0.0.1:25: connect: connection refused',
-              'slack: channel_not_found',
-              'webhook returned 502 Bad Gateway',
-            ])
-          : null,
-      duration_millis: ['sent', 'error'].includes(status) ? rng.int(80, 2400) : null,
-      first_observed: ago(ctx, atMs + (count > 1 ? count * HOUR : 0)),
-      created_at: ago(ctx, atMs),
-      updated_at: ago(ctx, atMs),
-      ...row,
-    });
-  }
-  await insertRows(ctx, 'notification_send_history', sends);
 }

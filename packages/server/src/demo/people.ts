@@ -1,4 +1,4 @@
-import { did, insertRows, ago, DAY, HOUR, MINUTE, LOCAL_AGENT, type SeedContext, type Row } from './util.ts';
+import { did, insertRows, ago, DAY, type SeedContext, type Row } from './util.ts';
 
 /** Demo people: at least one per role; keys are used by the other sections. */
 export const PEOPLE = [
@@ -33,7 +33,12 @@ export const TEAMS = [
         },
         jira: {
           values: { project: 'PLAT' },
-          defaults: { issueType: 'Task', priority: 'Medium', summary: '{{.incident.title}}', description: '{{.incident.description}}' },
+          defaults: {
+            issueType: 'Task',
+            priority: 'Medium',
+            summary: '{{.incident.title}}',
+            description: '{{.incident.description}}',
+          },
           linkUrl: 'https://jira.example.com/browse/{{.external_id}}',
         },
       },
@@ -93,7 +98,6 @@ export async function seedPeople(ctx: SeedContext): Promise<void> {
     name: `${p.first} ${p.last}`,
     email: `${p.first}.${p.last}`.toLowerCase().replace(/[^a-z.]/g, '') + '@example.com',
     type: 'person',
-    last_login: i % 3 === 2 ? null : ago(ctx, (i + 1) * 5 * HOUR),
     created_at: ago(ctx, (90 - i) * DAY),
     updated_at: ago(ctx, (10 - i) * DAY),
   }));
@@ -164,9 +168,9 @@ export async function seedPeople(ctx: SeedContext): Promise<void> {
     'ON CONFLICT DO NOTHING',
   );
 
-  // Agents: the local one exists from the migration; it was just seen. Two remote agents:
-  // eu-west-prod online (seen seconds ago), us-east-staging offline for hours.
-  await ctx.tx.query(`UPDATE agents SET last_seen = now(), last_received = now() WHERE id = $1`, [LOCAL_AGENT]);
+  // Two remote agents, registered but never connected: no last_seen, hostname or version (an
+  // agent reports those when it connects). The local agent is the server's own engines, seen
+  // while they run (settings/local-agent.ts).
   await insertRows(
     ctx,
     'agents',
@@ -175,16 +179,12 @@ export async function seedPeople(ctx: SeedContext): Promise<void> {
         id: agent('eu-west-prod'),
         name: 'eu-west-prod',
         description: 'Production cluster prod-eu-1 (eu-west-1)',
-        hostname: 'watchdeck-agent-7c9f6d5b8-x2kqp',
-        version: '0.1.0',
         person_id: did('person', 'agent:eu-west-prod'),
         properties: { region: 'eu-west-1', cluster: 'prod-eu-1', env: 'production' },
         spec: {
           kubernetes: { enabled: true, interval: '30m' },
           pushTelemetry: { enabled: true, topologyName: 'prod-eu-1' },
         },
-        last_seen: ago(ctx, 12_000),
-        last_received: ago(ctx, 40_000),
         created_by: person('ava'),
         created_at: ago(ctx, 60 * DAY),
         updated_at: ago(ctx, 2 * DAY),
@@ -193,20 +193,17 @@ export async function seedPeople(ctx: SeedContext): Promise<void> {
         id: agent('us-east-staging'),
         name: 'us-east-staging',
         description: 'Staging cluster staging-us-1 (us-east-1)',
-        hostname: 'watchdeck-agent-5d8b7c4f9-q8wzn',
-        version: '0.1.0',
         person_id: did('person', 'agent:us-east-staging'),
         properties: { region: 'us-east-1', cluster: 'staging-us-1', env: 'staging' },
         spec: { kubernetes: { enabled: true, interval: '1h' }, pushTelemetry: { enabled: false } },
-        last_seen: ago(ctx, 3 * HOUR + 10 * MINUTE),
-        last_received: ago(ctx, 3 * HOUR + 12 * MINUTE),
         created_by: person('liam'),
         created_at: ago(ctx, 45 * DAY),
         updated_at: ago(ctx, 5 * DAY),
       },
     ],
-    `ON CONFLICT (id) DO UPDATE SET last_seen = EXCLUDED.last_seen, last_received = EXCLUDED.last_received,
-        properties = EXCLUDED.properties, spec = EXCLUDED.spec, deleted_at = NULL`,
+    // a re-seed also clears what an older demo claimed these agents reported
+    `ON CONFLICT (id) DO UPDATE SET properties = EXCLUDED.properties, spec = EXCLUDED.spec, deleted_at = NULL,
+        last_seen = NULL, last_received = NULL, hostname = NULL, version = NULL`,
   );
 
   // Agent tokens: placeholders that can never match a real token hash (not hex).
@@ -218,7 +215,6 @@ export async function seedPeople(ctx: SeedContext): Promise<void> {
       person_id: did('person', 'agent:eu-west-prod'),
       created_by: person('ava'),
       created_at: ago(ctx, 60 * DAY),
-      last_used_at: ago(ctx, 12_000),
     },
     {
       id: did('token', 'us-east-staging'),
@@ -227,7 +223,6 @@ export async function seedPeople(ctx: SeedContext): Promise<void> {
       person_id: did('person', 'agent:us-east-staging'),
       created_by: person('liam'),
       created_at: ago(ctx, 45 * DAY),
-      last_used_at: ago(ctx, 3 * HOUR),
     },
   ]);
 

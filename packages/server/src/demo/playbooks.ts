@@ -1,8 +1,5 @@
-import { did, insertRows, ago, ahead, DAY, MINUTE, LOCAL_AGENT, type SeedContext, type Row } from './util.ts';
-import { person, team, agent, type PersonKey } from './people.ts';
-import { checkId } from './health.ts';
-import { configId, type CatalogResult } from './catalog.ts';
-import { componentId } from './topology.ts';
+import { did, insertRows, ago, DAY, type SeedContext } from './util.ts';
+import { person } from './people.ts';
 
 interface PlaybookDef {
   key: string;
@@ -12,10 +9,6 @@ interface PlaybookDef {
   category: string | null;
   source?: string;
   spec: Record<string, unknown>;
-  target: 'config' | 'component' | 'check';
-  targets: string[];
-  params: (i: number) => Record<string, string>;
-  approval?: boolean;
 }
 
 const exec = (name: string, script: string) => ({ name, exec: { script } });
@@ -27,21 +20,6 @@ export const PLAYBOOKS: PlaybookDef[] = [
     icon: 'kubernetes',
     category: 'Kubernetes',
     description: 'Rolling restart of a Kubernetes deployment',
-    target: 'config',
-    targets: [
-      'k8s/prod-eu-1/Deployment/payments/payments-api',
-      'k8s/prod-eu-1/Deployment/checkout/cart-service',
-      'k8s/prod-eu-1/Deployment/identity/auth-service',
-      'k8s/staging-us-1/Deployment/checkout/cart-service',
-    ],
-    params: (i) => ({
-      reason: [
-        'Memory leak mitigation',
-        'Pick up new ConfigMap',
-        'Stuck connections to orders-db',
-        'Clear ImagePullBackOff',
-      ][i % 4],
-    }),
     spec: {
       description: 'Rolling restart of a Kubernetes deployment',
       configs: [{ types: ['Kubernetes::Deployment'] }],
@@ -69,9 +47,6 @@ export const PLAYBOOKS: PlaybookDef[] = [
     icon: 'kubernetes',
     category: 'Kubernetes',
     description: 'Change the replica count of a deployment',
-    target: 'config',
-    targets: ['k8s/prod-eu-1/Deployment/checkout/checkout-web', 'k8s/prod-eu-1/Deployment/payments/payments-worker'],
-    params: (i) => ({ replicas: String(3 + (i % 4)) }),
     spec: {
       configs: [{ types: ['Kubernetes::Deployment', 'Kubernetes::StatefulSet'] }],
       parameters: [
@@ -98,9 +73,6 @@ export const PLAYBOOKS: PlaybookDef[] = [
     icon: 'http',
     category: 'Health',
     description: 'Collect DNS, TLS and response details for a failing HTTP check',
-    target: 'check',
-    targets: ['payments-api', 'cart-service', 'grafana', 'checkout-web'],
-    params: () => ({ verbose: 'true' }),
     spec: {
       checks: [{ types: ['http'] }],
       parameters: [{ name: 'verbose', label: 'Verbose output', type: 'checkbox', default: 'true' }],
@@ -118,10 +90,6 @@ export const PLAYBOOKS: PlaybookDef[] = [
     icon: 'aws-ec2-instance',
     category: 'AWS',
     description: 'Reboot an EC2 instance after approval from the Platform team',
-    target: 'config',
-    targets: ['aws/EC2::Instance/jenkins', 'aws/EC2::Instance/build-runner-1', 'aws/EC2::Instance/bastion'],
-    params: () => ({ confirm: 'true' }),
-    approval: true,
     spec: {
       configs: [{ types: ['AWS::EC2::Instance'] }],
       approval: { type: 'any', approvers: { teams: ['Platform'] } },
@@ -141,9 +109,6 @@ export const PLAYBOOKS: PlaybookDef[] = [
     category: 'Kubernetes',
     source: 'KubernetesCRD',
     description: 'Delete a pod so its ReplicaSet creates a fresh one',
-    target: 'config',
-    targets: ['k8s/prod-eu-1/Pod/payments/payments-api/1', 'k8s/staging-us-1/Pod/checkout/cart-service/0'],
-    params: () => ({}),
     spec: {
       configs: [{ types: ['Kubernetes::Pod'], healths: ['unhealthy'] }],
       actions: [exec('delete', 'kubectl delete pod {{.config.name}} -n {{.config.tags.namespace}}')],
@@ -155,9 +120,6 @@ export const PLAYBOOKS: PlaybookDef[] = [
     icon: 'postgres',
     category: 'Database',
     description: 'Run VACUUM (ANALYZE) on a table of a database component',
-    target: 'component',
-    targets: ['prod/data/orders-db'],
-    params: (i) => ({ table: ['orders', 'order_items', 'payments'][i % 3], full: 'false' }),
     spec: {
       components: [{ types: ['Database'] }],
       parameters: [
@@ -179,12 +141,6 @@ export const PLAYBOOKS: PlaybookDef[] = [
     icon: 'bell',
     category: null,
     description: 'Send a message to the owning team of a component',
-    target: 'component',
-    targets: ['prod/payments/payments-api', 'prod/data/kafka', 'prod/edge/smtp'],
-    params: (i) => ({
-      team: ['Payments', 'SRE', 'Platform'][i % 3],
-      message: 'Please take a look at the current alerts.',
-    }),
     spec: {
       components: [{ types: ['Service', 'MessageBroker', 'Database'] }],
       parameters: [
@@ -205,11 +161,11 @@ export const PLAYBOOKS: PlaybookDef[] = [
   },
 ];
 
-type RunStatus = 'pending' | 'scheduled' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
-
-/** Playbooks and about 50 runs over the last week, in every status, with their actions. */
-export async function seedPlaybooks(ctx: SeedContext, catalog: CatalogResult): Promise<void> {
-  const rng = ctx.rng;
+/**
+ * Playbooks as people wrote them. No runs, actions or approvals: those are what the playbook
+ * runner records when someone runs one.
+ */
+export async function seedPlaybooks(ctx: SeedContext): Promise<void> {
   await insertRows(
     ctx,
     'playbooks',
@@ -228,158 +184,4 @@ export async function seedPlaybooks(ctx: SeedContext, catalog: CatalogResult): P
       updated_at: ago(ctx, (10 - i) * DAY),
     })),
   );
-
-  const runs: Row[] = [];
-  const actions: Row[] = [];
-  const approvals: Row[] = [];
-  const triggerers: PersonKey[] = ['liam', 'noah', 'mia', 'sofia', 'olivia', 'lucas', 'ava'];
-  // Every status appears; most runs completed.
-  const statuses: RunStatus[] = ['pending', 'scheduled', 'running', 'running', 'waiting', 'cancelled', 'cancelled'];
-  const N = 52;
-  for (let n = 0; n < N; n++) {
-    const pb = PLAYBOOKS[n % PLAYBOOKS.length];
-    const status: RunStatus =
-      n < statuses.length
-        ? statuses[n]
-        : rng.weighted([
-            ['completed', 9],
-            ['failed', 1],
-          ] as const);
-    const target = pb.targets[n % pb.targets.length];
-    const runId = did('playbook_run', n);
-    const recent = ['pending', 'running', 'waiting'].includes(status);
-    const createdMs = recent ? rng.int(1, 20) * MINUTE : rng.int(30, 7 * 24 * 60) * MINUTE;
-    const scheduled = status === 'scheduled' ? ahead(ctx, rng.int(10, 120) * MINUTE) : ago(ctx, createdMs - 2000);
-    const startMs = createdMs - rng.int(2, 30) * 1000;
-    const specActions = (pb.spec.actions as { name: string }[]) ?? [];
-    const stepMs = rng.int(3, 90) * 1000;
-    const started =
-      ['running', 'completed', 'failed', 'cancelled'].includes(status) && !(status === 'cancelled' && n % 2 === 0);
-    const endMs = started && status !== 'running' ? Math.max(startMs - stepMs * specActions.length, 1000) : null;
-    const runAgent = target.includes('prod-eu-1') ? agent('eu-west-prod') : LOCAL_AGENT;
-    const run: Row = {
-      id: runId,
-      playbook_id: did('playbook', pb.key),
-      status,
-      agent_id: runAgent,
-      parameters: pb.params(n),
-      spec: pb.spec,
-      trigger_source: n % 9 === 4 ? 'event' : n % 11 === 6 ? 'schedule' : 'manual',
-      scheduled_time: scheduled,
-      start_time: started ? ago(ctx, startMs) : null,
-      end_time: endMs !== null ? ago(ctx, endMs) : null,
-      error:
-        status === 'failed' && n % 2 === 1
-          ? 'failed to template action "restart": map has no entry for key "namespace"'
-          : null,
-      created_by: person(triggerers[n % triggerers.length]),
-      created_at: ago(ctx, createdMs),
-      updated_at: ago(ctx, endMs ?? createdMs),
-      parent_id: n >= 20 && n % 10 === 0 ? did('playbook_run', n - 7) : null,
-    };
-    if (pb.target === 'config') run.config_id = configId(target);
-    if (pb.target === 'component') run.component_id = componentId(target);
-    if (pb.target === 'check') run.check_id = checkId(target);
-    runs.push(run);
-    if (!catalog.configs.has(target) && pb.target === 'config')
-      throw new Error(`demo playbook target ${target} is not a config`);
-
-    if (pb.approval && ['completed', 'failed', 'running'].includes(status)) {
-      approvals.push({
-        id: did('approval', n),
-        run_id: runId,
-        person_id: person('ava'),
-        team_id: team('platform'),
-        created_at: ago(ctx, startMs + 1000),
-      });
-    }
-    if (!started) continue;
-    // Actions: completed before the failing/running one, then skipped/pending after it.
-    const failAt = status === 'failed' && !run.error ? rng.int(0, specActions.length - 1) : -1;
-    const waitIdx = specActions.findIndex((a) => a.name === 'wait');
-    const runningAt = status === 'running' ? (waitIdx >= 0 ? waitIdx : Math.min(1, specActions.length - 1)) : -1;
-    specActions.forEach((a, k) => {
-      const aStart = startMs - stepMs * k;
-      let st: string;
-      if (status === 'failed' && run.error) st = 'skipped';
-      else if (status === 'cancelled') st = k < specActions.length - 1 ? 'completed' : 'cancelled';
-      else if (failAt >= 0) st = k < failAt ? 'completed' : k === failAt ? 'failed' : 'skipped';
-      else if (runningAt >= 0)
-        st = k < runningAt ? 'completed' : k === runningAt ? (a.name === 'wait' ? 'sleeping' : 'running') : 'pending';
-      else st = 'completed';
-      const ran = ['completed', 'failed', 'running', 'sleeping'].includes(st);
-      const done = st === 'completed' || st === 'failed';
-      actions.push({
-        id: did('playbook_action', `${n}:${k}`),
-        playbook_run_id: runId,
-        name: a.name,
-        status: st,
-        agent_id: runAgent,
-        scheduled_time: ago(ctx, aStart + 500),
-        start_time: ran ? ago(ctx, aStart) : null,
-        end_time: done ? ago(ctx, Math.max(aStart - stepMs, 500)) : null,
-        result:
-          st === 'completed'
-            ? {
-                stdout: actionOutput(pb.key, a.name, run.parameters as Record<string, string>),
-                stderr: '',
-                exitCode: 0,
-                logs: n % 5 === 0 ? `https://logs.example.com/playbooks/${runId}` : undefined,
-              }
-            : st === 'failed'
-              ? {
-                  stdout: '',
-                  stderr:
-                    'Error from server (Forbidden): deployments.apps is forbidden: User "system:serviceaccount:watchdeck:playbooks" cannot patch resource',
-                  exitCode: 1,
-                }
-              : null,
-        error: st === 'failed' ? 'exit status 1' : null,
-        created_at: ago(ctx, aStart + 500),
-        updated_at: ago(ctx, done ? Math.max(aStart - stepMs, 500) : aStart),
-      });
-    });
-  }
-  await insertRows(
-    ctx,
-    'playbook_runs',
-    runs.filter((r) => !r.parent_id),
-  );
-  await insertRows(
-    ctx,
-    'playbook_runs',
-    runs.filter((r) => r.parent_id),
-  );
-  await insertRows(ctx, 'playbook_run_actions', actions);
-  await insertRows(ctx, 'playbook_approvals', approvals);
-}
-
-function actionOutput(playbook: string, action: string, params: Record<string, string>): string {
-  switch (`${playbook}/${action}`) {
-    case 'restart-deployment/restart':
-      return 'deployment.apps/payments-api restarted';
-    case 'restart-deployment/wait for rollout':
-      return 'Waiting for deployment "payments-api" rollout to finish: 1 of 3 updated replicas are available...\ndeployment "payments-api" successfully rolled out';
-    case 'scale-deployment/scale':
-      return `deployment.apps/checkout-web scaled to ${params.replicas ?? 3}`;
-    case 'diagnose-http-endpoint/resolve':
-      return '127.0.0.1       localhost';
-    case 'diagnose-http-endpoint/request':
-    case 'diagnose-http-endpoint/retry':
-      return '200 0.041823s';
-    case 'diagnose-http-endpoint/wait':
-      return '';
-    case 'reboot-ec2-instance/reboot':
-      return '';
-    case 'reboot-ec2-instance/wait for instance':
-      return 'instance i-0a1b2c3d4e5f60718 is running';
-    case 'delete-crashlooping-pod/delete':
-      return 'pod "payments-api-6f7c9d8b5-x7k2p" deleted';
-    case 'vacuum-analyze/vacuum':
-      return `VACUUM\nINFO:  "${params.table ?? 'orders'}": scanned 1204 of 1204 pages, containing 88211 live rows and 312 dead rows`;
-    case 'notify-owners/notify':
-      return 'notification sent to #sre-alerts';
-    default:
-      return 'ok';
-  }
 }

@@ -1,6 +1,5 @@
 import { did, insertRows, ago, DAY, HOUR, LOCAL_AGENT, type SeedContext, type Row } from './util.ts';
 import { person, team, agent } from './people.ts';
-import { checkId, canaryId, CANARIES } from './health.ts';
 import { configId } from './catalog.ts';
 
 export const topologyId = (key: string): string => did('topology', key);
@@ -12,38 +11,16 @@ interface Comp {
   name: string;
   type: string;
   icon: string;
-  status?: 'healthy' | 'unhealthy' | 'warning' | 'unknown' | 'info';
-  reason?: string;
   labels?: Record<string, string>;
   properties?: Record<string, unknown>[];
   logs?: { name: string; type: string }[];
-  checks?: string[];
   configs?: string[];
   teams?: string[];
   hidden?: boolean;
-  cost?: number;
   description?: string;
 }
 
-const cpu = (v: number, max: number) => ({
-  name: 'cpu',
-  type: 'text',
-  value: v,
-  max,
-  unit: 'millicores',
-  headline: true,
-});
-const mem = (v: number, max: number) => ({
-  name: 'memory',
-  type: 'text',
-  value: v,
-  max,
-  unit: 'bytes',
-  headline: true,
-});
-const ver = (v: string) => ({ name: 'version', type: 'text', text: v, headline: true });
 const url = (u: string) => ({ name: 'url', type: 'url', text: u, links: [{ label: 'Open', url: u }] });
-const GiB = 1024 ** 3;
 const k8sLogs = [
   { name: 'kubernetes', type: 'kubernetes' },
   { name: 'loki', type: 'loki' },
@@ -58,11 +35,6 @@ const svc = (ns: string, name: string, o: Partial<Comp> = {}): Comp => ({
   labels: { namespace: ns, cluster: 'prod-eu-1', app: name },
   logs: k8sLogs,
   configs: [`k8s/prod-eu-1/Deployment/${ns}/${name}`],
-  properties: [
-    cpu(120 + name.length * 37, 1000),
-    mem((0.2 + (name.length % 5) / 10) * GiB, GiB),
-    ver(`1.${name.length}.${name.length % 4}`),
-  ],
   ...o,
 });
 
@@ -86,7 +58,6 @@ const COMPONENTS: Record<string, Comp[]> = {
       icon: 'kubernetes',
       labels: { cluster: 'prod-eu-1' },
       configs: ['k8s/prod-eu-1/Cluster', 'aws/EKS::Cluster/prod-eu-1'],
-      properties: [ver('v1.29.4'), { name: 'nodes', type: 'text', value: 6, headline: true }],
       teams: ['platform'],
     },
     {
@@ -100,17 +71,11 @@ const COMPONENTS: Record<string, Comp[]> = {
       configs: ['k8s/prod-eu-1/Namespace/payments'],
     },
     svc('payments', 'payments-api', {
-      status: 'unhealthy',
-      reason: '1 of 3 pods in CrashLoopBackOff; 5xx rate 13.7%',
-      checks: ['payments-api', 'error-rate'],
       teams: ['payments'],
-      properties: [cpu(870, 1000), mem(0.48 * GiB, 0.5 * GiB), ver('1.14.2'), url('https://payments.example.com')],
+      properties: [url('https://payments.example.com')],
     }),
-    svc('payments', 'payments-worker', { checks: ['payments-worker'], teams: ['payments'] }),
+    svc('payments', 'payments-worker', { teams: ['payments'] }),
     svc('payments', 'ledger', {
-      status: 'warning',
-      reason: 'consumer lag above 10k',
-      checks: ['ledger', 'consumer-lag', 'ledger-db'],
       teams: ['payments'],
     }),
     {
@@ -124,14 +89,9 @@ const COMPONENTS: Record<string, Comp[]> = {
       configs: ['k8s/prod-eu-1/Namespace/checkout'],
     },
     svc('checkout', 'checkout-web', {
-      checks: ['checkout-web', 'tls-checkout'],
-      properties: [cpu(430, 1500), mem(0.7 * GiB, 1.5 * GiB), ver('3.2.0'), url('https://checkout.example.com')],
+      properties: [url('https://checkout.example.com')],
     }),
-    svc('checkout', 'cart-service', {
-      status: 'warning',
-      reason: 'intermittent 503s',
-      checks: ['cart-service', 'redis-cache'],
-    }),
+    svc('checkout', 'cart-service'),
     {
       key: 'prod/ns/identity',
       parent: 'prod/cluster',
@@ -142,8 +102,8 @@ const COMPONENTS: Record<string, Comp[]> = {
       teams: ['platform'],
       configs: ['k8s/prod-eu-1/Namespace/identity'],
     },
-    svc('identity', 'auth-service', { checks: ['auth-service', 'auth-portal'], teams: ['platform'] }),
-    svc('identity', 'user-service', { checks: ['user-service'], teams: ['platform'] }),
+    svc('identity', 'auth-service', { teams: ['platform'] }),
+    svc('identity', 'user-service', { teams: ['platform'] }),
     {
       key: 'prod/ns/monitoring',
       parent: 'prod/cluster',
@@ -155,14 +115,9 @@ const COMPONENTS: Record<string, Comp[]> = {
       configs: ['k8s/prod-eu-1/Namespace/monitoring'],
     },
     svc('monitoring', 'prometheus', {
-      checks: ['prometheus'],
       teams: ['sre'],
-      properties: [cpu(640, 2000), mem(3.1 * GiB, 8 * GiB), ver('2.51.2')],
     }),
     svc('monitoring', 'grafana', {
-      status: 'warning',
-      reason: 'login page slow',
-      checks: ['grafana', 'tls-grafana'],
       teams: ['sre'],
     }),
     svc('monitoring', 'alertmanager', { teams: ['sre'] }),
@@ -176,14 +131,13 @@ const COMPONENTS: Record<string, Comp[]> = {
       hidden: true,
       configs: ['k8s/prod-eu-1/Namespace/kube-system'],
     },
-    svc('kube-system', 'coredns', { checks: ['dns-api', 'dns-localhost'], hidden: true }),
+    svc('kube-system', 'coredns', { hidden: true }),
     {
       key: 'prod/nodes',
       parent: 'prod/cluster',
       name: 'Nodes',
       type: 'NodeGroup',
       icon: 'server',
-      properties: [{ name: 'count', type: 'text', value: 6, headline: true }],
     },
     ...[1, 2, 3, 4, 5, 6].map((n): Comp => ({
       key: `prod/nodes/${n}`,
@@ -191,12 +145,7 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: `eks-prod-eu-1-node-${n}`,
       type: 'Node',
       icon: 'server',
-      status: n === 5 ? 'warning' : 'healthy',
-      reason: n === 5 ? 'MemoryPressure' : undefined,
       configs: [`k8s/prod-eu-1/Node/${n - 1}`, `aws/EC2::Instance/eks-prod-eu-1-node-${n}`],
-      checks: n === 1 ? ['disk-usage'] : undefined,
-      properties: [cpu(1200 + n * 310, n <= 2 ? 8000 : 4000), mem((4 + n) * GiB, (n <= 2 ? 32 : 16) * GiB)],
-      cost: (n <= 2 ? 0.428 : 0.214) / 60,
     })),
     { key: 'prod/data', parent: 'prod', name: 'Data stores', type: 'Group', icon: 'database', teams: ['database'] },
     {
@@ -205,11 +154,8 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'orders-db',
       type: 'Database',
       icon: 'postgres',
-      checks: ['orders-db', 'orders-db-port'],
       configs: ['aws/RDS::DBInstance/orders-db'],
       teams: ['database'],
-      properties: [ver('PostgreSQL 15.6'), { name: 'connections', type: 'text', value: 142, max: 500, headline: true }],
-      cost: 0.72 / 60,
       logs: [{ name: 'postgres', type: 'cloudwatch' }],
     },
     {
@@ -218,12 +164,8 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'orders-db-replica',
       type: 'Database',
       icon: 'postgres',
-      status: 'warning',
-      reason: 'replication lag 14s',
-      checks: ['orders-db-replica'],
       configs: ['aws/RDS::DBInstance/orders-db-replica'],
       teams: ['database'],
-      cost: 0.36 / 60,
     },
     {
       key: 'prod/data/ledger-db',
@@ -231,10 +173,8 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'ledger-db',
       type: 'Database',
       icon: 'mysql',
-      checks: ['ledger-db'],
       configs: ['aws/RDS::DBInstance/ledger-db'],
       teams: ['database', 'payments'],
-      cost: 0.28 / 60,
     },
     {
       key: 'prod/data/redis',
@@ -242,9 +182,7 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'payments-redis',
       type: 'Cache',
       icon: 'redis',
-      checks: ['redis-cache'],
       configs: ['aws/ElastiCache::CacheCluster/payments-redis'],
-      cost: 0.186 / 60,
     },
     {
       key: 'prod/data/kafka',
@@ -252,9 +190,6 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'kafka',
       type: 'MessageBroker',
       icon: 'kafka',
-      status: 'warning',
-      reason: 'broker kafka-2 under-replicated partitions',
-      checks: ['kafka-broker', 'consumer-lag'],
       configs: ['k8s/prod-eu-1/StatefulSet/data/kafka'],
     },
     {
@@ -263,7 +198,6 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'catalog-mongo',
       type: 'Database',
       icon: 'mongodb',
-      checks: ['catalog-mongo'],
     },
     { key: 'prod/edge', parent: 'prod', name: 'Edge', type: 'Group', icon: 'network', teams: ['platform'] },
     {
@@ -272,9 +206,8 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'api-gateway',
       type: 'Gateway',
       icon: 'network',
-      checks: ['api-gateway', 'tls-gateway'],
       configs: ['aws/ElasticLoadBalancingV2::LoadBalancer/prod-public-alb'],
-      properties: [url('https://api.example.com'), { name: 'rps', type: 'text', value: 1840, headline: true }],
+      properties: [url('https://api.example.com')],
     },
     {
       key: 'prod/edge/dns',
@@ -282,7 +215,6 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'dns',
       type: 'DNS',
       icon: 'dns',
-      checks: ['dns-api', 'resolver-ping'],
       configs: ['aws/Route53::HostedZone/example.com'],
     },
     {
@@ -291,9 +223,6 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'smtp-relay',
       type: 'Service',
       icon: 'email',
-      status: 'unhealthy',
-      reason: 'connection refused on :25',
-      checks: ['smtp-relay'],
     },
   ],
   staging: [
@@ -312,8 +241,6 @@ const COMPONENTS: Record<string, Comp[]> = {
       name: 'staging-us-1',
       type: 'KubernetesCluster',
       icon: 'kubernetes',
-      status: 'unknown',
-      reason: 'agent us-east-staging offline',
       configs: ['k8s/staging-us-1/Cluster'],
     },
     {
@@ -323,7 +250,6 @@ const COMPONENTS: Record<string, Comp[]> = {
       type: 'Namespace',
       icon: 'namespace',
       configs: ['k8s/staging-us-1/Namespace/payments'],
-      status: 'unknown',
     },
     {
       key: 'staging/checkout',
@@ -332,8 +258,6 @@ const COMPONENTS: Record<string, Comp[]> = {
       type: 'Namespace',
       icon: 'namespace',
       configs: ['k8s/staging-us-1/Namespace/checkout'],
-      status: 'unhealthy',
-      reason: 'cart-service ImagePullBackOff',
     },
     {
       key: 'staging/identity',
@@ -342,12 +266,11 @@ const COMPONENTS: Record<string, Comp[]> = {
       type: 'Namespace',
       icon: 'namespace',
       configs: ['k8s/staging-us-1/Namespace/identity'],
-      status: 'unknown',
     },
   ],
 };
 
-/** Topologies, components (tree with paths), and their links to checks, configs and teams. */
+/** Topologies, components (tree with paths), and their links to configs and teams. */
 export async function seedTopology(ctx: SeedContext): Promise<void> {
   const rng = ctx.rng;
   await insertRows(ctx, 'topologies', [
@@ -404,25 +327,10 @@ export async function seedTopology(ctx: SeedContext): Promise<void> {
   ]);
 
   const comps: Row[] = [];
-  const checkLinks: Row[] = [];
   const configLinks: Row[] = [];
   const teamLinks: Row[] = [];
-  const canaryOf = new Map(CANARIES.flatMap((c) => c.checks.map((k) => [k.key, c.key] as const)));
-  const RANK = { healthy: 0, info: 0, unknown: 1, warning: 2, unhealthy: 3 } as const;
   for (const [topo, list] of Object.entries(COMPONENTS)) {
     const byKey = new Map(list.map((c) => [c.key, c]));
-    // Roll health up the tree: a parent is at least as bad as its worst visible child.
-    const rolled = new Map<string, Comp['status']>();
-    const statusOf = (c: Comp): NonNullable<Comp['status']> => {
-      if (rolled.has(c.key)) return rolled.get(c.key)!;
-      let worst: NonNullable<Comp['status']> = c.status ?? 'healthy';
-      for (const child of list.filter((x) => x.parent === c.key && !x.hidden)) {
-        const s = statusOf(child);
-        if (RANK[s] > RANK[worst]) worst = s;
-      }
-      rolled.set(c.key, worst);
-      return worst;
-    };
     for (const c of list) {
       const ancestors: string[] = [];
       let p = c.parent ? byKey.get(c.parent) : undefined;
@@ -431,6 +339,7 @@ export async function seedTopology(ctx: SeedContext): Promise<void> {
         p = p.parent ? byKey.get(p.parent) : undefined;
       }
       const id = componentId(c.key);
+      // No status, health, metrics or costs: the topology engine observes those when it runs.
       comps.push({
         id,
         topology_id: topologyId(topo),
@@ -442,27 +351,14 @@ export async function seedTopology(ctx: SeedContext): Promise<void> {
         type: c.type,
         icon: c.icon,
         description: c.description ?? null,
-        status: statusOf(c),
-        status_reason: c.reason ?? (statusOf(c) !== 'healthy' ? 'rolled up from child components' : null),
         labels: c.labels ?? {},
         properties: c.properties ?? [],
         logs: c.logs ?? [],
         hidden: c.hidden ?? false,
         external_id: `${topo}/${c.key}`,
-        cost_per_minute: c.cost ?? null,
-        cost_total_1d: c.cost ? Number((c.cost * 1440).toFixed(4)) : null,
-        cost_total_7d: c.cost ? Number((c.cost * 1440 * 7).toFixed(4)) : null,
-        cost_total_30d: c.cost ? Number((c.cost * 1440 * 30).toFixed(4)) : null,
         created_at: ago(ctx, rng.int(20, 55) * DAY),
         updated_at: ago(ctx, rng.int(1, 30) * HOUR),
       });
-      for (const k of c.checks ?? [])
-        checkLinks.push({
-          component_id: id,
-          check_id: checkId(k),
-          canary_id: canaryId(canaryOf.get(k)!),
-          selector_id: 'checks',
-        });
       for (const k of c.configs ?? [])
         configLinks.push({ component_id: id, config_id: configId(k), selector_id: 'lookup' });
       for (const t of c.teams ?? [])
@@ -498,25 +394,6 @@ export async function seedTopology(ctx: SeedContext): Promise<void> {
       relationship_path: 'prod.data.orders-db',
     },
   ]);
-  await insertRows(ctx, 'check_component_relationships', checkLinks, 'ON CONFLICT DO NOTHING');
   await insertRows(ctx, 'config_component_relationships', configLinks, 'ON CONFLICT DO NOTHING');
   await insertRows(ctx, 'team_components', teamLinks, 'ON CONFLICT DO NOTHING');
-
-  // Checks also watch configs (the Checks tab of a config; check_summary_for_config).
-  const checkConfigs: Row[] = [];
-  for (const list of Object.values(COMPONENTS)) {
-    for (const c of list) {
-      for (const k of c.checks ?? []) {
-        for (const cfg of c.configs ?? []) {
-          checkConfigs.push({
-            config_id: configId(cfg),
-            check_id: checkId(k),
-            canary_id: canaryId(canaryOf.get(k)!),
-            selector_id: 'component',
-          });
-        }
-      }
-    }
-  }
-  await insertRows(ctx, 'check_config_relationships', checkConfigs, 'ON CONFLICT DO NOTHING');
 }

@@ -5,7 +5,7 @@ import { CHECK_RUNNERS, type CheckOutcome, type ChildOutcome } from './checks/in
 import { evaluate, evaluateTest, expressionOf } from '../cel/index.ts';
 import type { ConnectionResolver } from './connections.ts';
 import { createSandbox, type Sandbox } from '../sandbox/index.ts';
-import { recordResults, type RunResult, type Transition } from './record.ts';
+import { recordResults, safeDetail, safeText, type RunResult, type Transition } from './record.ts';
 import { nextRuntimeOf, parseCanarySpec, specObject, type CheckDef } from './spec.ts';
 import { checkKey, loadChecks, needsSync, syncCanaryChecks, type CanaryRow, type CheckRow } from './sync.ts';
 
@@ -71,11 +71,15 @@ export class HealthEngine {
     const started = performance.now();
     const timeoutMs = timeoutOf(def.spec, this.timeoutMs);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs / 1000}s (timeout)`)), timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new Error(`timed out after ${timeoutMs / 1000}s (timeout)`)),
+      timeoutMs,
+    );
     let outcome: CheckOutcome;
     try {
       const runner = CHECK_RUNNERS[def.type];
-      if (!runner) throw new Error(`${def.type} checks are not supported by this server; supported types: ${supported}`);
+      if (!runner)
+        throw new Error(`${def.type} checks are not supported by this server; supported types: ${supported}`);
       const timedOut = new Promise<never>((_, reject) => {
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
       });
@@ -121,18 +125,27 @@ export class HealthEngine {
         const row = byKey.get(checkKey(def.type, def.name));
         if (!row) continue;
         const { outcome, time, duration } = await this.execute(def);
-        results.push(toResult(row.id, outcome, time, duration));
+        const result = toResult(row.id, outcome, time, duration);
+        results.push(result);
         if (outcome.children) discovered.push({ def, parent: row, children: outcome.children, time });
-        if (outcome.pass) job?.success();
+        // The run's counts and the failing checks' messages, by check name: some failed is a
+        // WARNING, all failed a FAILED run (jobs/job-history.ts decides from the counts).
+        if (result.pass) job?.success();
+        else
+          job?.error(
+            safeText(result.error, 1000) ?? 'failed',
+            errorKeys.has(def.name) ? `${def.name} (${def.type})` : def.name,
+          );
+        errorKeys.add(def.name);
       }
     };
+    const errorKeys = new Set<string>();
     await Promise.all(Array.from({ length: Math.min(this.concurrency, defs.length) }, worker));
     for (const d of discovered) results.push(...(await this.childResults(canary, d.def, d.children, rows, d.time)));
 
     const nextRuntime = nextRuntimeOf(canary);
     await recordResults(this.db, results, nextRuntime);
-    // The run's counts are the job's success/error counts; details.summary is the seeds'
-    // "Reconcile Summary" tab, which a canary run has none of.
+    // details.summary is the seeds' "Reconcile Summary" tab, which a canary run has none of.
     return results;
   }
 
@@ -153,11 +166,17 @@ export class HealthEngine {
     // The canary's current spec wins over the copy on the check (it may have been edited since).
     const parent = typeof row.spec?._parent === 'string' ? row.spec._parent : undefined;
     const defs = parseCanarySpec(row.canary.spec);
-    const def = defs.find((d) => d.type === row.type && d.name === (parent ?? row.name)) ?? { type: row.type, name: row.name, spec: row.spec };
+    const def = defs.find((d) => d.type === row.type && d.name === (parent ?? row.name)) ?? {
+      type: row.type,
+      name: row.name,
+      spec: row.spec,
+    };
     const { outcome, time, duration } = await this.execute(def);
     // An alert's check is answered by running the Alertmanager entry that found it.
     const all = parent || outcome.children ? await loadChecks(this.db, row.canary_id) : [];
-    const parentId = parent ? all.find((r) => r.type === def.type && r.name === def.name && !r.spec?._parent)?.id : row.id;
+    const parentId = parent
+      ? all.find((r) => r.type === def.type && r.name === def.name && !r.spec?._parent)?.id
+      : row.id;
     const results: RunResult[] = parentId ? [toResult(parentId, outcome, time, duration)] : [];
     if (outcome.children) results.push(...(await this.childResults(row.canary, def, outcome.children, all, time)));
     let result = results.find((r) => r.checkId === row.id);
@@ -174,8 +193,9 @@ export class HealthEngine {
       status: result.pass ? 'healthy' : 'unhealthy',
       time: result.time.toISOString(),
       duration: result.duration,
-      message: result.message,
-      error: result.error,
+      // as stored (record.ts): NULs escaped, sizes capped
+      message: safeText(result.message, 4000),
+      error: safeText(result.error, 4000),
     };
   }
 
@@ -184,7 +204,20 @@ export class HealthEngine {
    * spec._parent; the ones of the same entry that are no longer reported pass ("resolved").
    * Resolved ones that stayed healthy for a day are soft-deleted, so old alerts do not pile up.
    */
-  private async childResults(canary: CanaryRow, def: CheckDef, children: ChildOutcome[], rows: CheckRow[], time: Date): Promise<RunResult[]> {
+  private async childResults(
+    canary: CanaryRow,
+    def: CheckDef,
+    found: ChildOutcome[],
+    rows: CheckRow[],
+    time: Date,
+  ): Promise<RunResult[]> {
+    // An alert's name, description and labels become a check's columns: no NULs (record.ts).
+    const children = found.map((c) => ({
+      ...c,
+      name: safeText(c.name, 500) ?? '',
+      description: safeText(c.description, 4000) ?? undefined,
+      labels: c.labels ? (JSON.parse(safeDetail(c.labels)!) as Record<string, string>) : undefined,
+    }));
     const ids = new Map<string, string>();
     if (children.length) {
       const { rows: upserted } = await this.db.query<{ id: string; name: string }>(
@@ -199,12 +232,20 @@ export class HealthEngine {
           canary.namespace,
           def.type,
           def.name,
-          JSON.stringify(children.map((c) => ({ name: c.name, description: c.description ?? null, labels: { ...(canary.labels ?? {}), ...(c.labels ?? {}) } }))),
+          JSON.stringify(
+            children.map((c) => ({
+              name: c.name,
+              description: c.description ?? null,
+              labels: { ...(canary.labels ?? {}), ...(c.labels ?? {}) },
+            })),
+          ),
         ],
       );
       for (const r of upserted) ids.set(r.name, r.id);
     }
-    const out: RunResult[] = children.filter((c) => ids.has(c.name)).map((c) => toResult(ids.get(c.name)!, { pass: c.pass, message: c.message, error: c.error }, time, 0));
+    const out: RunResult[] = children
+      .filter((c) => ids.has(c.name))
+      .map((c) => toResult(ids.get(c.name)!, { pass: c.pass, message: c.message, error: c.error }, time, 0));
     const reported = new Set(children.map((c) => c.name));
     for (const r of rows) {
       if (r.type !== def.type || r.spec?._parent !== def.name || reported.has(r.name)) continue;

@@ -29,6 +29,8 @@ export interface Engines {
   queue: EventQueue;
   /** this process in engine_processes; its id is on the job-history rows its runs write */
   process: EngineProcess;
+  /** Work an area does once when this process's engines start (before the scheduler runs). */
+  onStart(fn: () => Promise<void>): void;
   stop(): Promise<void>;
 }
 
@@ -80,14 +82,17 @@ export function createEngines(
   });
 
   let started = false;
+  const starters: (() => Promise<void>)[] = [];
   return {
     scheduler,
     queue,
     process: proc,
+    onStart: (fn) => void starters.push(fn),
     async start() {
       // Registers this process and closes only the runs of processes that are gone.
       await proc.start();
       started = true;
+      for (const fn of starters) await fn();
       // consumers first: the scheduled runs publish events they must receive
       await queue.start(opts.workers);
       await scheduler.start();

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/index.ts';
 import { SIGNED_IN } from '../auth/index.ts';
 import { SETTINGS_KINDS } from './kinds.ts';
 import { specJsonSchema } from './schemas.ts';
+import { localAgentJobSource, markLocalAgentSeen } from './local-agent.ts';
 
 export { resourceJobSource, type ResourceRunner, type ScheduledResource } from './job-source.ts';
 export { SETTINGS_KINDS } from './kinds.ts';
@@ -17,12 +19,16 @@ function dbTable(url: string): string | undefined {
 }
 
 /**
- * Settings resources: GET /api/schemas/<kind>.schema.json, and a scheduler reload after every
+ * Settings resources: GET /api/schemas/<kind>.schema.json, the local agent's heartbeat, and a scheduler reload after every
  * successful write to canaries, config_scrapers or topologies so created, changed and
  * soft-deleted resources are (re)scheduled at once. Other replicas pick the change up at their
  * periodic resync. Call before the /api/db engine is registered: the hook must be inherited by it.
  */
-export async function registerSettings(app: FastifyInstance): Promise<void> {
+export async function registerSettings(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
+  // the local agent is seen while this process runs the engines (local-agent.ts)
+  app.engines.onStart(() => markLocalAgentSeen(db));
+  app.engines.scheduler.addSource(localAgentJobSource(db));
+
   // Awaited before the answer is sent, so the caller's next read already sees the effect (a new
   // canary's checks are listed at once); a failed reload is logged, the write itself stands.
   // A callback hook, not an async one: every answer passes here and most return at once.

@@ -303,8 +303,9 @@ for (const driver of testDrivers()) {
       }
     });
 
-    it('creates the first admin once, with a generated password printed once', async () => {
+    it('creates the first admin once, with a generated password printed once on stdout, never logged', async () => {
       const lines: string[] = [];
+      const printed: string[] = [];
       const log = pino({ level: 'info' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
       const config = {
         ...loadConfig({ LOG_LEVEL: 'silent' }),
@@ -316,15 +317,24 @@ for (const driver of testDrivers()) {
         traits: { email: 'demo-admin@example.com', name: { first: 'Demo', last: 'Admin' } },
         roles: ['admin'],
       });
-      expect(await ensureFirstAdmin(db, config, log)).toBe('created');
-      expect(await ensureFirstAdmin(db, config, log)).toBe('exists');
-      expect(await ensureFirstAdmin(db, { ...config, adminEmail: 'second@example.com' }, log)).toBe('exists');
-      const printed = lines.map((l) => JSON.parse(l)).filter((l) => l.password);
+      const print = (text: string) => void printed.push(text);
+      expect(await ensureFirstAdmin(db, config, log, print)).toBe('created');
+      expect(await ensureFirstAdmin(db, config, log, print)).toBe('exists');
+      expect(await ensureFirstAdmin(db, { ...config, adminEmail: 'second@example.com' }, log, print)).toBe('exists');
+      // one plain block with the address and the password
       expect(printed).toHaveLength(1);
+      const password = /^ {4}password: {2}(\S+)$/m.exec(printed[0])?.[1];
+      expect(password).toMatch(/^\S{16,}$/);
+      expect(printed[0]).toMatch(/^ {4}email: {5}first@example\.com$/m);
+      // the log says where to look, and never carries the password
+      expect(lines.map((l) => JSON.parse(l).msg)).toContainEqual(
+        expect.stringMatching(/printed once on stdout \(not logged\)/),
+      );
+      expect(lines.some((l) => l.includes(password!))).toBe(false);
       const t = await startLoggedApp(db);
       try {
         const b = new Browser(t.url);
-        expect((await b.login('first@example.com', printed[0].password)).status).toBe(200);
+        expect((await b.login('first@example.com', password!)).status).toBe(200);
         expect((await b.get('/api/auth/whoami')).body.roles).toEqual(['admin']);
       } finally {
         await t.app.close();

@@ -7,7 +7,7 @@ import type { Db } from '../../src/db/index.ts';
 import { createIdentity } from '../../src/auth/identities.ts';
 import { createSession } from '../../src/auth/sessions.ts';
 import { SESSION_COOKIE } from '../../src/auth/http.ts';
-import { startHttp, type Peer } from './peers.ts';
+import { closedPort, startHttp, type Peer } from './peers.ts';
 
 /**
  * The health engine through the real app: canaries written through /api/db produce checks, the
@@ -323,6 +323,94 @@ for (const driver of testDrivers()) {
         .toBe(true);
       const summary = await call('viewer', 'GET', '/api/canary/api/summary?start=1h');
       expect(summary.body.checks_summary.some((c: any) => c.canary_id === id)).toBe(false);
+    });
+
+    /** A canary on '@every 1s' through /api/db: its id and first finished CanaryRun. */
+    const runOnSchedule = async (name: string, spec: Record<string, unknown>) => {
+      const created = await call(
+        'admin',
+        'POST',
+        '/api/db/canaries',
+        { name, schedule: '@every 1s', spec },
+        { prefer: 'return=representation', accept: 'application/vnd.pgrst.object+json' },
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.id as string;
+      await expect
+        .poll(
+          async () =>
+            (
+              await db.query<any>(
+                `SELECT count(*)::int AS n FROM job_history WHERE resource_id = $1 AND name = 'CanaryRun' AND status <> 'RUNNING'`,
+                [id],
+              )
+            ).rows[0].n,
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(0);
+      const job = await db.query<any>(
+        `SELECT status, success_count, error_count, details FROM job_history
+         WHERE resource_id = $1 AND name = 'CanaryRun' AND status <> 'RUNNING' ORDER BY time_start LIMIT 1`,
+        [id],
+      );
+      return { id, job: job.rows[0] };
+    };
+    const stop = (id: string) =>
+      call('admin', 'PATCH', `/api/db/canaries?id=eq.${id}`, { deleted_at: new Date().toISOString() });
+
+    it("records a run with failing checks as WARNING (some failed) or FAILED (all failed), with counts and the failing checks' messages", async () => {
+      const closed = `127.0.0.1:${await closedPort()}`;
+      const mixed = await runOnSchedule('mixed', {
+        http: [
+          { name: 'home', url: `${web.url}/ok`, responseCodes: [200] },
+          { name: 'checkout', url: `${web.url}/status/503`, responseCodes: [200] },
+        ],
+        tcp: [{ name: 'queue port', endpoint: closed }],
+      });
+      expect(mixed.job).toMatchObject({ status: 'WARNING', success_count: 1, error_count: 2 });
+      expect(mixed.job.details.errors).toEqual({
+        checkout: 'expected response code [200] but got 503 Service Unavailable',
+        'queue port': expect.stringMatching(/refused/),
+      });
+      await stop(mixed.id);
+
+      const down = await runOnSchedule('all down', { tcp: [{ name: 'queue port', endpoint: closed }] });
+      expect(down.job).toMatchObject({ status: 'FAILED', success_count: 0, error_count: 1 });
+      expect(down.job.details.errors).toEqual({ 'queue port': expect.stringMatching(/refused/) });
+      await stop(down.id);
+    });
+
+    it("stores a check's output with NUL bytes safely: the canary's other checks keep their results, Run Now answers", async () => {
+      const run = await runOnSchedule('binary', {
+        http: [
+          { name: 'binary body', url: `${web.url}/nul`, display: { expr: 'body' } },
+          {
+            name: 'binary json',
+            url: `${web.url}/nul-json`,
+            display: { expr: 'json.value' },
+            test: { expr: 'json.value == "x"' },
+          },
+        ],
+        tcp: [{ name: 'web port', endpoint: `127.0.0.1:${web.port}` }],
+      });
+      expect(run.job).toMatchObject({ status: 'WARNING', success_count: 2, error_count: 1 });
+      const stored = await db.query<any>(
+        `SELECT c.name, s.status, s.message, s.error FROM check_statuses s JOIN checks c ON c.id = s.check_id
+         WHERE c.canary_id = $1 ORDER BY c.name, s.time LIMIT 3`,
+        [run.id],
+      );
+      expect(stored.rows).toEqual([
+        { name: 'binary body', status: true, message: 'bin\\0ary', error: null },
+        { name: 'binary json', status: false, message: 'a\\0b', error: 'test failed: json.value == "x"' },
+        { name: 'web port', status: true, message: expect.any(String), error: null },
+      ]);
+      // Run Now on the binary check answers with what it stored
+      const id = (await db.query<any>(`SELECT id FROM checks WHERE canary_id = $1 AND name = 'binary body'`, [run.id]))
+        .rows[0].id;
+      const now = await call('editor', 'POST', `/api/canary/run/check/${id}`);
+      expect(now.status).toBe(200);
+      expect(now.body).toMatchObject({ pass: true, message: 'bin\\0ary' });
+      await stop(run.id);
     });
 
     it('soft-deletes checks that leave the spec and keeps the others with their history', async () => {

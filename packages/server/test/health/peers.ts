@@ -25,6 +25,7 @@ function closeServer(server: http.Server | net.Server): Promise<void> {
 
 /**
  * /ok (JSON), /slow?ms=, /status/:code, /echo (method, headers, body), /basic (user:secret),
+ * /nul and /nul-json (a NUL byte in the body, in a JSON string),
  * and the answer formats of Prometheus' instant query and Alertmanager's v2 alerts APIs (the
  * alerts come from `state`, so a test can make one fire and resolve).
  */
@@ -48,7 +49,23 @@ export async function startHttp(state: { alerts: unknown[] } = { alerts: [] }): 
       }
       if (url.pathname === '/echo') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ method: req.method, body, contentType: req.headers['content-type'] ?? null, token: req.headers['x-token'] ?? null }));
+        return res.end(
+          JSON.stringify({
+            method: req.method,
+            body,
+            contentType: req.headers['content-type'] ?? null,
+            token: req.headers['x-token'] ?? null,
+          }),
+        );
+      }
+      if (url.pathname === '/nul') {
+        // binary output: a NUL byte in the body (and in a JSON string)
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end('bin\u0000ary');
+      }
+      if (url.pathname === '/nul-json') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ value: 'a\u0000b' }));
       }
       if (url.pathname === '/basic') {
         const ok = req.headers.authorization === `Basic ${Buffer.from('user:secret').toString('base64')}`;
@@ -59,8 +76,23 @@ export async function startHttp(state: { alerts: unknown[] } = { alerts: [] }): 
         // The answer format of Prometheus' instant query API for the query the test sends.
         const q = url.searchParams.get('query');
         res.writeHead(q === 'bad(' ? 400 : 200, { 'content-type': 'application/json' });
-        if (q === 'bad(') return res.end(JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'parse error at char 5: unclosed left parenthesis' }));
-        return res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: { service: 'payments' }, value: [Date.now() / 1000, '0.002'] }] } }));
+        if (q === 'bad(')
+          return res.end(
+            JSON.stringify({
+              status: 'error',
+              errorType: 'bad_data',
+              error: 'parse error at char 5: unclosed left parenthesis',
+            }),
+          );
+        return res.end(
+          JSON.stringify({
+            status: 'success',
+            data: {
+              resultType: 'vector',
+              result: [{ metric: { service: 'payments' }, value: [Date.now() / 1000, '0.002'] }],
+            },
+          }),
+        );
       }
       if (url.pathname === '/alertmanager/api/v2/alerts') {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -82,7 +114,15 @@ export async function startHttps(days: number): Promise<Peer & { cert: string }>
     notBeforeDate: new Date(Date.now() - 86_400_000),
     notAfterDate: notAfter,
     keySize: 2048,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('secure hello'));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -116,11 +156,23 @@ export async function startDns(records: Record<string, string[]>): Promise<Peer>
       const [q] = request.questions;
       if (q.type === Packet.TYPE.A) {
         for (const address of records[q.name] ?? []) {
-          response.answers.push({ name: q.name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 60, address } as Answer);
+          response.answers.push({
+            name: q.name,
+            type: Packet.TYPE.A,
+            class: Packet.CLASS.IN,
+            ttl: 60,
+            address,
+          } as Answer);
         }
       }
       if (q.type === Packet.TYPE.TXT && q.name === 'txt.test') {
-        response.answers.push({ name: q.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data: 'v=watchdeck1' } as Answer);
+        response.answers.push({
+          name: q.name,
+          type: Packet.TYPE.TXT,
+          class: Packet.CLASS.IN,
+          ttl: 60,
+          data: 'v=watchdeck1',
+        } as Answer);
       }
       send(response);
     },

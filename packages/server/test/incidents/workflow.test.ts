@@ -73,6 +73,35 @@ for (const driver of testDrivers()) {
       expect(h[0]).toMatchObject({ created_by: SYSTEM_PERSON.id, description: 'Checkout is down' });
     });
 
+    it('gives numbers only to incidents that are stored: refused creates use none up', async () => {
+      const before = await createIncident({ title: 'Before the refusals' });
+      // refused by the database's checks (unknown severity) and by a NOT NULL/CHECK on the title
+      const refused1 = await call(url, 'POST', 'incidents', { title: 'Bad severity', severity: 'apocalyptic' });
+      expect(refused1.status).toBe(400);
+      const refused2 = await call(url, 'POST', 'incidents', { title: '   ' });
+      expect(refused2.status).toBe(400);
+      // a batch whose second row is refused stores neither row and numbers neither
+      const batch = await call(url, 'POST', 'incidents', [{ title: 'Good one' }, { title: 'Bad one', type: 'nope' }]);
+      expect(batch.status).toBe(400);
+      const after = await createIncident({ title: 'After the refusals' });
+      expect(Number(after.incident_id.slice(3))).toBe(Number(before.incident_id.slice(3)) + 1);
+      // a rolled-back transaction gives its number back too
+      await db
+        .transaction(async (tx) => {
+          await tx.query(`INSERT INTO incidents (title) VALUES ('rolled back')`);
+          throw new Error('abort');
+        })
+        .catch(() => {});
+      const next = await createIncident({ title: 'After the rollback' });
+      expect(Number(next.incident_id.slice(3))).toBe(Number(after.incident_id.slice(3)) + 1);
+      // many in one statement get consecutive numbers
+      const many = await call(url, 'POST', 'incidents', [{ title: 'one' }, { title: 'two' }, { title: 'three' }]);
+      expect(many.status).toBe(201);
+      expect(many.body.map((r: any) => Number(r.incident_id.slice(3)))).toEqual(
+        [1, 2, 3].map((k) => Number(next.incident_id.slice(3)) + k),
+      );
+    });
+
     it('applies every move of the status table and refuses every other one with a 400 naming from and to', async () => {
       let allowedCount = 0;
       let refusedCount = 0;
@@ -185,16 +214,25 @@ for (const driver of testDrivers()) {
       ).body[0];
 
       // a team responder needs the team's configuration of its type (migrations/0103)
-      const spec = { responder_clients: { email: { values: { to: 'sre@example.com', subject: 'Incident', body: 'Please look' } } } };
+      const spec = {
+        responder_clients: { email: { values: { to: 'sre@example.com', subject: 'Incident', body: 'Please look' } } },
+      };
       const team = (
-        await db.query<{ id: string }>(`INSERT INTO teams (name, spec) VALUES ('SRE', $1::jsonb) RETURNING id`, [JSON.stringify(spec)])
+        await db.query<{ id: string }>(`INSERT INTO teams (name, spec) VALUES ('SRE', $1::jsonb) RETURNING id`, [
+          JSON.stringify(spec),
+        ])
       ).rows[0].id;
       const responder = (
         await call(url, 'POST', 'responders', { incident_id: inc.id, type: 'person', person_id: SYSTEM_PERSON.id })
       ).body[0];
       expect(responder.created_by).toBe(SYSTEM_PERSON.id);
       const teamResponder = (
-        await call(url, 'POST', 'responders', { incident_id: inc.id, type: 'email', team_id: team, properties: { responderType: 'email' } })
+        await call(url, 'POST', 'responders', {
+          incident_id: inc.id,
+          type: 'email',
+          team_id: team,
+          properties: { responderType: 'email' },
+        })
       ).body[0];
       expect(
         (await call(url, 'PATCH', `responders?id=eq.${teamResponder.id}`, { deleted_at: new Date().toISOString() }))
