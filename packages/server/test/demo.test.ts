@@ -210,7 +210,7 @@ for (const driver of testDrivers()) {
         `INSERT INTO job_history (id, name, status, time_start) VALUES ('d3e30000-0000-0000-0000-00000000a001', 'LogBackendCheck', 'SUCCESS', now())`,
       );
       await db.query(
-        `INSERT INTO event_queue (id, name, event_id, status, attempts, error) VALUES ('d3e30000-0000-0000-0000-00000000a002', 'notification.send', 'demo-notification-1', 'failed', 5, 'dial tcp 127.0.0.1:25: connect: connection refused')`,
+        `INSERT INTO event_queue (id, name, event_id) VALUES ('d3e30000-0000-0000-0000-00000000a002', 'notification.send', 'demo-notification-1')`,
       );
       expect(await seedDemo(db, { force: false })).toEqual({ seeded: true });
       expect(await counts(['job_history', 'event_queue'])).toEqual({ job_history: 0, event_queue: 0 });
