@@ -159,9 +159,9 @@ describe('users page', () => {
   it('hides Settings from a viewer and refuses them the users page', async () => {
     const viewer = await invitedPerson('viewer', 'vic.viewer@example.com');
     const vp = await viewer.newPage();
-    await vp.goto(`${base}/topology`);
+    await vp.goto(`${base}/health`);
     const nav = vp.getByRole('navigation', { name: 'Main navigation' });
-    await poll(() => nav.getByRole('link', { name: 'Dashboard' }).count()).toBe(1);
+    await poll(() => nav.getByRole('link', { name: 'Health' }).count()).toBe(1);
     expect(await nav.getByRole('button', { name: 'Settings' }).count()).toBe(0);
     expect(await nav.getByText('Settings').count()).toBe(0);
     await screenshot(vp, 'users-viewer-sidebar');
@@ -173,7 +173,7 @@ describe('users page', () => {
     // an editor sees Settings and may read the users (editors read everything), but not change them
     const editor = await invitedPerson('editor', 'vic.editor@example.com');
     const ep = await editor.newPage();
-    await ep.goto(`${base}/topology`);
+    await ep.goto(`${base}/health`);
     const enav = ep.getByRole('navigation', { name: 'Main navigation' });
     await poll(() => enav.getByRole('button', { name: 'Settings' }).count()).toBe(1);
     if ((await enav.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded')) === 'false')
@@ -196,7 +196,7 @@ describe('users page', () => {
       await poll(() => button.count()).toBe(1);
       if ((await button.getAttribute('aria-expanded')) === 'false') await button.click();
     };
-    await page.goto(`${base}/topology`);
+    await page.goto(`${base}/health`);
     await openSettings();
     await poll(() => nav.getByRole('link', { name: 'Users' }).count()).toBe(1);
 
@@ -212,7 +212,7 @@ describe('users page', () => {
       });
       expect(invite.status()).toBe(404);
 
-      await page.goto(`${base}/topology`);
+      await page.goto(`${base}/health`);
       await openSettings();
       await poll(() => nav.getByRole('link', { name: 'Teams' }).count()).toBe(1);
       expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
