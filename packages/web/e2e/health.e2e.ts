@@ -379,6 +379,51 @@ describe('health dashboard', () => {
     await poll(() => search().get('checkId')).toBeNull();
   });
 
+  it('Run Now offline says so at once and nothing runs later; an error page from a proxy reads An error occurred', async () => {
+    await page.goto(url('?hidePassing=false&query=e2e%20shop%20home'));
+    await rowFor('e2e shop home').click();
+    const drawer = page.getByTestId('check-drawer');
+    const runNow = drawer.getByRole('button', { name: 'Run Now' });
+    await poll(() => runNow.count()).toBe(1);
+    // a run that reached the server (an offline attempt fails in the browser)
+    let runsAnswered = 0;
+    const onFinished = (r: { url(): string }) => {
+      if (r.url().includes('/api/canary/run/check/')) runsAnswered++;
+    };
+    page.on('requestfinished', onFinished);
+    await context.setOffline(true);
+    try {
+      await runNow.click();
+      // (the history's refetch after the failed run says so too)
+      await poll(() => page.getByText('No internet connection. Please try again.').count()).toBeGreaterThan(0);
+      await poll(() => runNow.isEnabled(), 3000).toBe(true);
+      await screenshot(page, 'health-run-now-offline');
+    } finally {
+      await context.setOffline(false);
+    }
+    // back online: no queued call goes out
+    await page.waitForTimeout(1500);
+    expect(runsAnswered).toBe(0);
+    page.off('requestfinished', onFinished);
+
+    // a reverse proxy's HTML page instead of the server's JSON
+    await page.route('**/api/canary/run/check/**', (route) =>
+      route.fulfill({
+        status: 502,
+        contentType: 'text/html',
+        body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>',
+      }),
+    );
+    try {
+      await runNow.click();
+      await poll(() => page.getByText('An error occurred', { exact: true }).count()).toBe(1);
+      expect(await page.getByText(/Bad Gateway|nginx|<html>/).count()).toBe(0);
+    } finally {
+      await page.unroute('**/api/canary/run/check/**');
+    }
+    await page.keyboard.press('Escape');
+  });
+
   it("edits a check's canary from the drawer on /settings/canaries/{id}", async () => {
     await page.goto(url('?hidePassing=false&query=e2e%20shop%20api'));
     await rowFor('e2e shop api').click();
