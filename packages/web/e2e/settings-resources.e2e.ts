@@ -154,6 +154,21 @@ describe('generic settings resources', () => {
     await poll(() => page.getByText('No resources found').count()).toBe(1);
   });
 
+  it("shows 'No resources found' for an id that is not a uuid; no database text anywhere", async () => {
+    for (const path of ['/settings/canaries/not-a-uuid', '/settings/integrations/topologies/not-a-uuid']) {
+      await page.goto(`${baseUrl()}${path}`);
+      await poll(() => page.getByText('No resources found').count(), 15_000, path).toBe(1);
+      expect(await page.getByRole('alert').count(), path).toBe(0);
+      expect(await page.locator('body').innerText(), path).not.toMatch(/invalid input syntax|type uuid/i);
+    }
+    await screenshot(page, 'settings-malformed-id');
+    // the API keeps PostgREST's status and code, with a sentence for a person as its message
+    const res = await fetch(`${baseUrl()}/api/db/canaries?id=eq.not-a-uuid`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { code: string; message: string };
+    expect(body).toMatchObject({ code: '22P02', message: '"not-a-uuid" is not a valid uuid' });
+  });
+
   it('opens specless resources (notifications) on the Code tab', async () => {
     await page.goto(`${baseUrl()}/settings/notifications`);
     const first = page.getByRole('table', { name: 'Resources' }).locator('tbody tr').first();
