@@ -169,6 +169,70 @@ describe('generic settings resources', () => {
     expect(body).toMatchObject({ code: '22P02', message: '"not-a-uuid" is not a valid uuid' });
   });
 
+  it("asks for a notification rule's events instead of sending a rule the database refuses", async () => {
+    await page.goto(`${baseUrl()}/settings/notifications`);
+    await page.getByRole('button', { name: 'Add Notification' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Notification' });
+    await dialog.waitFor();
+    await setEditor(page, 'Resource YAML', 'name: e2e-no-events\ntitle: Checks down\n');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await poll(() => dialog.getByRole('alert').allInnerTexts()).toContain('events: This field is required');
+    await screenshot(page, 'settings-notification-no-events');
+    await setEditor(page, 'Resource YAML', 'name: e2e-no-events\nevents: []\n');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await poll(() => dialog.getByRole('alert').allInnerTexts()).toContain('events: This field is required');
+    expect(await page.locator('body').innerText()).not.toMatch(/violates|null value|constraint/);
+    await setEditor(page, 'Resource YAML', 'name: e2e-no-events\nevents: [check.failed]\n');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await poll(() => page.getByRole('row', { name: /e2e-no-events/ }).count()).toBe(1);
+  });
+
+  it('offers no Save, Update or Delete for a rule or canary from another source, and the server refuses it', async () => {
+    const post = async (table: string, body: object) => {
+      const res = await fetch(`${baseUrl()}/api/db/${table}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer: 'return=representation' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }[])[0].id;
+    };
+    const canaryId = await post('canaries', {
+      name: 'e2e-crd-canary',
+      source: 'KubernetesCRD',
+      spec: { tcp: [{ name: 'crd port', endpoint: '127.0.0.1:9' }] },
+    });
+    const ruleId = await post('notifications', {
+      name: 'e2e-crd-rule',
+      source: 'KubernetesCRD',
+      events: ['check.failed'],
+    });
+    for (const [path, what] of [
+      [`/settings/canaries/${canaryId}`, 'health check'],
+      [`/settings/notifications/${ruleId}`, 'notification'],
+    ]) {
+      await page.goto(`${baseUrl()}${path}`);
+      await poll(() => page.getByRole('note').innerText(), 15_000, path).toBe(
+        `This ${what} comes from KubernetesCRD: it can only be changed there.`,
+      );
+      for (const name of ['Save', 'Update', 'Delete']) {
+        expect(await page.getByRole('button', { name }).count(), `${path} ${name}`).toBe(0);
+      }
+    }
+    expect(await page.locator('.cm-content[aria-label="Resource YAML"]').getAttribute('contenteditable')).toBe('false');
+    await screenshot(page, 'settings-notification-from-crd');
+    const patch = await fetch(`${baseUrl()}/api/db/notifications?id=eq.${ruleId}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'changed here' }),
+    });
+    expect(patch.status).toBe(409);
+    expect(((await patch.json()) as { message: string }).message).toBe(
+      'Notification "e2e-crd-rule" comes from KubernetesCRD and can only be changed there',
+    );
+  });
+
   it('opens specless resources (notifications) on the Code tab', async () => {
     await page.goto(`${baseUrl()}/settings/notifications`);
     const first = page.getByRole('table', { name: 'Resources' }).locator('tbody tr').first();

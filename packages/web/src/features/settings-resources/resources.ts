@@ -26,6 +26,8 @@ export interface SettingsResourceConfig {
   fields: readonly FormField[];
   /** generic resources: the columns the Code tab edits */
   codeFields?: readonly string[];
+  /** of those, the ones a save needs (seed 002 section 5: a notification rule needs events) */
+  requiredCodeFields?: readonly string[];
   tabs: readonly DetailTab[];
 }
 
@@ -134,6 +136,7 @@ export const SETTINGS_RESOURCES: readonly SettingsResourceConfig[] = [
       'team_id',
       'custom_services',
     ],
+    requiredCodeFields: ['events'],
     tabs: ['spec', 'jobHistory'],
   },
 ];

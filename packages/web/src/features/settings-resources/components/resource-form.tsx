@@ -47,6 +47,16 @@ function fieldOfMessage(message: string): Path<ResourceFormValues> | undefined {
   return m ? (m[1] as Path<ResourceFormValues>) : undefined;
 }
 
+const isBlank = (v: unknown) =>
+  v === undefined || v === null || (typeof v === 'string' && !v.trim()) || (Array.isArray(v) && !v.length);
+
+/**
+ * A row that comes from somewhere else (source KubernetesCRD, a sync) is changed there: seed 002
+ * section 4 allows a save only when the source is UI or empty. The server refuses the write too.
+ */
+export const isManagedElsewhere = (row: SettingsRow | null | undefined) =>
+  !!row?.id && !!row.source && row.source !== 'UI';
+
 /**
  * The spec form (seed 002 sections 2.8, 4 and 5): Name, Icon, Namespace, Labels (JSON), Schedule,
  * Spec (YAML with the kind's schema), Save for a new resource, Update and Delete for one with an
@@ -55,7 +65,8 @@ function fieldOfMessage(message: string): Path<ResourceFormValues> | undefined {
 export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: ResourceFormProps) {
   const formType = !!c.schemaKind;
   const editing = !!row?.id;
-  const readOnly = !canWrite;
+  const managedElsewhere = isManagedElsewhere(row);
+  const readOnly = !canWrite || managedElsewhere;
   const [tab, setTab] = useState<Tab>(formType ? 'form' : 'code');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const form = useForm<ResourceFormValues>({ mode: 'onTouched', defaultValues: initialValues(c, row) });
@@ -85,7 +96,15 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
       setError('code', { message: CODE_YAML_MESSAGE });
       return undefined;
     }
-    if (c.codeFields) return Object.fromEntries(Object.entries(doc).filter(([k]) => c.codeFields!.includes(k)));
+    if (c.codeFields) {
+      const picked = Object.fromEntries(Object.entries(doc).filter(([k]) => c.codeFields!.includes(k)));
+      const missing = c.requiredCodeFields?.find((k) => isBlank(picked[k]));
+      if (missing) {
+        setError('code', { message: `${missing}: ${FIELD_REQUIRED_MESSAGE}` });
+        return undefined;
+      }
+      return picked;
+    }
     const values = valuesFromCode(c, v.code, v)!;
     if (!values.name.trim()) {
       setError('code', { message: `name: ${FIELD_REQUIRED_MESSAGE}` });
@@ -97,7 +116,9 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
   const showServerError = (err: unknown) => {
     const message = errorMessage(err);
     const field = fieldOfMessage(message);
-    if (tab === 'code' && field) setError('code', { message });
+    // 'events is required' on the Code tab of a notification rule
+    const codeField = c.codeFields?.some((k) => new RegExp(`^${k}\\b`).test(message));
+    if (tab === 'code' && (field || codeField)) setError('code', { message });
     else if (field && (field === 'name' || c.fields.includes(field as never))) setError(field, { message });
     else toastError(err);
   };
@@ -278,7 +299,12 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
             />
           </Tabs.Content>
         </Tabs.Root>
-        {canWrite && (
+        {managedElsewhere && (
+          <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
+            This {c.name.toLowerCase()} comes from {row!.source}: it can only be changed there.
+          </p>
+        )}
+        {canWrite && !managedElsewhere && (
           <div className="flex items-center justify-end gap-2 border-t border-gray-200 pt-3">
             {editing && (
               <Button
