@@ -94,6 +94,23 @@ describe('generic settings resources', () => {
     await poll(() => row.innerText()).toMatch(/env: e2e/);
   });
 
+  it('keeps a schedule typed in the Spec YAML in step with the Schedule select', async () => {
+    await page.getByRole('button', { name: 'Add Health Check' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Health Check' });
+    await dialog.waitFor();
+    await dialog.getByLabel(/^Name\*?$/).fill('e2e-yaml-schedule');
+    expect(await dialog.getByLabel('Schedule').inputValue()).toBe('');
+    await setEditor(page, 'Spec', 'schedule: "@every 1m"\ntcp:\n  - name: yaml port\n    endpoint: 127.0.0.1:9\n');
+    await poll(() => dialog.getByLabel('Schedule').inputValue()).toBe('@every 1m');
+    await dialog.getByLabel('Schedule').selectOption('@hourly');
+    const spec = page.locator('.cm-content[aria-label="Spec"]');
+    await poll(() => spec.innerText()).toMatch(/schedule: "?@hourly/);
+    await screenshot(page, 'settings-canary-yaml-schedule');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await poll(() => page.getByRole('row', { name: /e2e-yaml-schedule/ }).innerText()).toMatch(/@hourly/);
+  });
+
   it('edits it: Form and Code tabs, Update returns to the list', async () => {
     await page.getByRole('row', { name: /e2e-web-check/ }).click();
     await page.waitForURL(/\/settings\/canaries\/[0-9a-f-]{36}$/);

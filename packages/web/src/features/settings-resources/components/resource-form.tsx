@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Controller, FormProvider, useForm, type Path } from 'react-hook-form';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Trash2 } from 'lucide-react';
@@ -22,8 +22,10 @@ import {
   initialValues,
   parseLabels,
   parseYamlMapping,
+  scheduleInSpec,
   toYaml,
   valuesFromCode,
+  withSpecSchedule,
   type ResourceFormValues,
 } from './form-model.ts';
 import { createdMessage, deletedMessage, updatedMessage } from './messages.ts';
@@ -77,6 +79,25 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
   const ids = { labels: useId(), schedule: useId(), spec: useId(), code: useId(), source: useId() };
   const busy = create.isPending || update.isPending;
 
+  // The Schedule select and a `schedule` in the Spec YAML are one value: typing a schedule in the
+  // spec moves the select to it, choosing one in the select rewrites the spec's key.
+  const specSchedule = useRef(scheduleInSpec(form.getValues('spec')));
+  const onSpecTyped = (text: string) => {
+    const typed = scheduleInSpec(text);
+    if (typed === null || typed === specSchedule.current) return; // unparseable YAML is ignored
+    specSchedule.current = typed;
+    if (typed && c.fields.includes('schedule') && typed !== getValues('schedule'))
+      setValue('schedule', typed, { shouldDirty: true });
+  };
+  const onScheduleChosen = (schedule: string) => {
+    const spec = getValues('spec');
+    const next = withSpecSchedule(spec, schedule);
+    if (next !== spec) {
+      setValue('spec', next, { shouldDirty: true });
+      specSchedule.current = scheduleInSpec(next);
+    }
+  };
+
   const switchTab = (next: Tab) => {
     if (next === tab) return;
     const v = getValues();
@@ -85,6 +106,7 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
       // Unparseable YAML is ignored: the form keeps what it had.
       const fromCode = valuesFromCode(c, v.code, v);
       if (fromCode) for (const [k, val] of Object.entries(fromCode)) setValue(k as keyof ResourceFormValues, val);
+      specSchedule.current = scheduleInSpec(getValues('spec'));
     }
     setTab(next);
   };
@@ -206,6 +228,10 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
                           <select
                             id={ids.schedule}
                             {...field}
+                            onChange={(e) => {
+                              field.onChange(e);
+                              onScheduleChosen(e.target.value);
+                            }}
                             disabled={readOnly}
                             className={inputClass(!!fieldState.error)}
                           >
@@ -267,7 +293,10 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
                       language="yaml"
                       schema={schema.data}
                       value={field.value}
-                      onChange={field.onChange}
+                      onChange={(text) => {
+                        field.onChange(text);
+                        onSpecTyped(text);
+                      }}
                       onBlur={field.onBlur}
                       readOnly={readOnly}
                       invalid={!!fieldState.error}
