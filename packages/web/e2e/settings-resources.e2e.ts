@@ -250,6 +250,31 @@ describe('generic settings resources', () => {
     );
   });
 
+  it('reads Add and Update on the Log Backend form, disabled while the form is invalid', async () => {
+    await page.goto(`${baseUrl()}/settings/logging_backends`);
+    await page.getByRole('button', { name: 'Add Log Backend' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Log Backend' });
+    await dialog.waitFor();
+    const add = dialog.getByRole('button', { name: 'Add', exact: true });
+    await poll(() => add.count()).toBe(1);
+    expect(await dialog.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await add.isDisabled()).toBe(true); // no name yet
+    await dialog.getByLabel(/^Name\*?$/).fill('e2e-logs');
+    await poll(() => add.isDisabled()).toBe(false);
+    await setEditor(page, 'Spec', 'loki: [');
+    await poll(() => add.isDisabled()).toBe(true);
+    await screenshot(page, 'settings-log-backend-invalid');
+    await setEditor(page, 'Spec', 'loki:\n  url: http://127.0.0.1:3100\n');
+    await poll(() => add.isDisabled()).toBe(false);
+    await add.click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /e2e-logs/ }).click();
+    const update = page.getByRole('button', { name: 'Update', exact: true });
+    await poll(() => update.isDisabled()).toBe(false);
+    await setEditor(page, 'Spec', 'loki: [');
+    await poll(() => update.isDisabled()).toBe(true);
+  });
+
   it('opens specless resources (notifications) on the Code tab', async () => {
     await page.goto(`${baseUrl()}/settings/notifications`);
     const first = page.getByRole('table', { name: 'Resources' }).locator('tbody tr').first();

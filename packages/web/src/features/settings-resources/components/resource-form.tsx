@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { Controller, FormProvider, useForm, type Path } from 'react-hook-form';
+import { Controller, FormProvider, useForm, useWatch, type Path } from 'react-hook-form';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Trash2 } from 'lucide-react';
 import { CodeEditor, useJsonSchema } from '../../../components/code-editor/index.ts';
@@ -78,6 +78,11 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
   const whoami = useWhoami();
   const ids = { labels: useId(), schedule: useId(), spec: useId(), code: useId(), source: useId() };
   const busy = create.isPending || update.isPending;
+  // On the Code tab the document is what gets saved: a mapping, with a name where one is needed.
+  const code = useWatch({ control, name: 'code' });
+  const codeValid =
+    parseYamlMapping(code) !== undefined && (!!c.codeFields || !!valuesFromCode(c, code, getValues())?.name.trim());
+  const invalid = tab === 'form' ? !formState.isValid : !codeValid;
 
   // The Schedule select and a `schedule` in the Spec YAML are one value: typing a schedule in the
   // spec moves the select to it, choosing one in the select rewrites the spec's key.
@@ -345,8 +350,12 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
                 <Trash2 size={14} aria-hidden /> Delete
               </Button>
             )}
-            <Button type="submit" variant="primary" disabled={busy || formState.isSubmitting}>
-              {busy ? (editing ? 'Updating…' : 'Saving…') : editing ? 'Update' : 'Save'}
+            <Button
+              type="submit"
+              variant="primary"
+              disabled={busy || formState.isSubmitting || (!!c.disableSubmitWhileInvalid && invalid)}
+            >
+              {busy ? (editing ? 'Updating…' : 'Saving…') : editing ? 'Update' : (c.addLabel ?? 'Save')}
             </Button>
           </div>
         )}
