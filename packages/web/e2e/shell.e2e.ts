@@ -104,6 +104,17 @@ describe('console shell', () => {
     await poll(() => page.getByText('Unknown error').count()).toBe(1);
   });
 
+  it('goes home from the account pages when sign-in is off (AUTH=none)', async () => {
+    const auth = (await (await fetch(`${baseUrl()}/api/auth/whoami`)).json()) as { authMode: string };
+    if (auth.authMode !== 'none') return; // E2E_AUTH=kratos: account.e2e.ts covers the pages
+    for (const path of ['/login', '/login?return_to=%2Fincidents', '/recovery', '/registration']) {
+      await page.goto(`${baseUrl()}${path}`);
+      await poll(() => new URL(page.url()).pathname, 15_000, path).toBe('/health');
+      await poll(() => sidebar().count(), 15_000, path).toBe(1);
+      expect(await page.getByText('Not Found').count(), path).toBe(0);
+    }
+  });
+
   it('shows the not-found page inside the shell for an unknown route', async () => {
     await page.goto(`${baseUrl()}/definitely/not/a/screen`);
     await poll(() => page.getByRole('heading', { name: 'Page not found' }).count()).toBe(1);
