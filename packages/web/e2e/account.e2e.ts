@@ -459,7 +459,12 @@ describe('account pages', () => {
     await page.goto(`${base}/api/auth/self-service/recovery?flow=${unknown}&token=nope`);
     await poll(() => path(page)).toMatch(/^\/error\/[0-9a-f-]{36}$/);
     await poll(() => page.getByRole('heading', { name: 'An error occurred' }).count()).toBe(1);
-    expect(await page.getByTestId('flow-error-body').textContent()).toContain('not_found');
+    // the catalogue's message and a way forward, never the stored JSON
+    expect(await page.getByTestId('flow-error-body').locator('p').allInnerTexts()).toEqual([
+      'Your interaction expired, please fill out the form again.',
+      'The recovery link is not valid.',
+    ]);
+    expect(await page.getByRole('link', { name: 'Recover account' }).getAttribute('href')).toBe('/recovery');
     await screenshot(page, 'account-flow-error');
     await page.getByRole('link', { name: 'Go back' }).click();
     await poll(() => path(page)).toBe('/login');

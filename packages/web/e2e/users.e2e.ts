@@ -123,6 +123,22 @@ describe('users page', () => {
     const who = await (await invitee.request.get(`${base}/api/auth/whoami`)).json();
     expect(who.roles).toEqual(['editor']);
     await invitee.close();
+
+    // the link again, now used: the catalogue's message and the way to recover the account,
+    // not the stored error's JSON
+    const again = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const used = await again.newPage();
+    await used.goto(link);
+    await used.waitForURL((u) => u.pathname.startsWith('/error/'));
+    await poll(() => used.getByTestId('flow-error-body').locator('p').allInnerTexts()).toEqual([
+      'Your interaction expired, please fill out the form again.',
+      'The recovery link was already used or has expired.',
+    ]);
+    expect(await used.locator('body').innerText()).not.toMatch(/[{}]|self_service_flow_expired/);
+    await screenshot(used, 'users-invite-link-used');
+    await used.getByRole('link', { name: 'Recover account' }).click();
+    await poll(() => used.getByRole('heading', { name: 'Recover account' }).count()).toBe(1);
+    await again.close();
   });
 
   it('edits a user: name and role', async () => {

@@ -351,6 +351,46 @@ describe('routes', () => {
     expect(screen.getByRole('link', { name: 'Go back' })).toBeTruthy();
   });
 
+  it('shows a stored flow error (a used invitation link) as the catalogue message with a way forward, not JSON', async () => {
+    const stored = {
+      id: 'abc',
+      error: {
+        id: 'self_service_flow_expired',
+        code: 410,
+        status: 'Gone',
+        message: 'Your interaction expired, please fill out the form again.',
+        reason: 'The recovery link was already used or has expired.',
+      },
+      message: 'Your interaction expired, please fill out the form again.',
+      redirect_browser_to: '/recovery',
+      created_at: '2026-01-01T00:00:00Z',
+    };
+    renderApp('/error/abc', (url) => (url.includes('/api/auth/errors/abc') ? ok(stored) : api()(url)));
+    expect(await screen.findByText('Your interaction expired, please fill out the form again.')).toBeTruthy();
+    expect(screen.getByText('The recovery link was already used or has expired.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Recover account' }).getAttribute('href')).toBe('/recovery');
+    expect(screen.getByRole('link', { name: 'Go back' }).getAttribute('href')).toBe('/');
+    expect(document.body.textContent).not.toMatch(/[{}]|self_service_flow_expired|created_at/);
+    cleanup();
+    // an unknown link (not_found) is an interaction to start again too
+    renderApp('/error/abc', (url) =>
+      url.includes('/api/auth/errors/abc')
+        ? ok({
+            ...stored,
+            error: {
+              ...stored.error,
+              id: 'not_found',
+              code: 404,
+              message: 'The requested resource could not be found.',
+              reason: 'The recovery link is not valid.',
+            },
+          })
+        : api()(url),
+    );
+    expect(await screen.findByText('Your interaction expired, please fill out the form again.')).toBeTruthy();
+    expect(screen.getByText('The recovery link is not valid.')).toBeTruthy();
+  });
+
   it('sends a 401 from whoami to /login with the return path', async () => {
     const router = renderApp('/topology?x=1', api(401));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
