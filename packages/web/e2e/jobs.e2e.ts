@@ -103,6 +103,27 @@ describe('jobs history', () => {
     }).toBe(true);
   });
 
+  it('clamps Go to page to the page range and says so', async () => {
+    await page.goto(`${baseUrl()}/settings/jobs`);
+    const bar = page.getByTestId('pagination');
+    await poll(() => bar.innerText()).toMatch(/Page 1 of \d+/);
+    const pages = Number(/Page 1 of (\d+)/.exec(await bar.innerText())![1]);
+    const goTo = page.getByLabel('Go to page');
+    for (const [typed, expected] of [
+      ['999', pages],
+      ['0', 1],
+      ['-3', 1],
+    ] as const) {
+      await goTo.fill(typed);
+      await goTo.press('Enter');
+      await poll(() => bar.getByRole('status').innerText(), 15_000, typed).toBe(
+        `There is no page ${typed}: pages go from 1 to ${pages}`,
+      );
+      await poll(() => bar.innerText(), 15_000, typed).toContain(`Page ${expected} of ${pages}`);
+    }
+    await screenshot(page, 'jobs-go-to-page-clamped');
+  });
+
   it('opens the details modal on Errors, else Scrape Summary, else Reconcile Summary', async () => {
     // errors keyed by name (a scraper WARNING)
     await page.goto(`${baseUrl()}/settings/jobs?resource_type=config_scraper:1&status=WARNING:1`);
