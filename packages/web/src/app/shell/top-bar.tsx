@@ -37,7 +37,8 @@ export function TopBar() {
   // the bell shows once the notifications screen exists
   const notifications = useLinkTo()('/notifications');
   return (
-    <header className="flex h-14 shrink-0 items-center justify-between gap-4 border-b border-gray-200 bg-white px-4 sm:px-6">
+    // at least 56 px; taller when a page's controls wrap onto a second line (narrow windows)
+    <header className="flex min-h-14 shrink-0 items-center justify-between gap-4 border-b border-gray-200 bg-white px-4 py-2 sm:px-6">
       <PageTitleOutlet fallback={<SectionTitle />} className="min-w-0 flex-1" />
       <div className="flex shrink-0 items-center gap-1">
         <Tooltip content="Refresh">
