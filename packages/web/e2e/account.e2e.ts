@@ -105,13 +105,13 @@ describe('account pages', () => {
     const { context, page } = await fresh();
     await page.goto(`${base}/login`);
     await signIn(page, ADMIN.email, ADMIN.password);
-    await poll(() => path(page)).toBe('/topology');
+    await poll(() => path(page)).toBe('/health');
     expect(await whoamiStatus(page)).toBe(200);
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await poll(() => path(page)).toBe('/login');
     expect(await whoamiStatus(page)).toBe(401);
-    await page.goto(`${base}/topology`);
+    await page.goto(`${base}/health`);
     await poll(() => path(page)).toBe('/login');
     await context.close();
   });
@@ -138,7 +138,7 @@ describe('account pages', () => {
     const { context, page } = await fresh();
     await page.goto(`${base}/login`);
     await signIn(page, ADMIN.email, ADMIN.password);
-    await poll(() => path(page)).toBe('/topology');
+    await poll(() => path(page)).toBe('/health');
     await page.goto(`${base}/login?refresh=true&return_to=/profile-settings`);
     await poll(() => heading(page)).toBe('Confirm Action');
     await poll(() =>
@@ -179,7 +179,7 @@ describe('account pages', () => {
       page.getByRole('status').filter({ hasText: 'You successfully verified your email address.' }).count(),
     ).toBe(1);
     await page.getByRole('link', { name: 'Continue' }).click();
-    await poll(() => path(page)).toBe('/topology');
+    await poll(() => path(page)).toBe('/health');
     await page.getByRole('button', { name: 'User menu' }).click();
     await poll(() => page.getByRole('menu').textContent()).toContain('Rita Reg');
     await context.close();
@@ -240,7 +240,7 @@ describe('account pages', () => {
     await signIn(page, 'carl@example.com', PASSWORD);
     await poll(() => page.getByRole('alert').filter({ hasText: 'credentials are invalid' }).count()).toBe(1);
     await signIn(page, 'carl@example.com', 'a completely fresh passphrase');
-    await poll(() => path(page)).toBe('/topology');
+    await poll(() => path(page)).toBe('/health');
     await context.close();
   });
 
@@ -357,7 +357,7 @@ describe('account pages', () => {
     await p3.goto(`${base}/login`);
     await signIn(p3, 'tina@example.com', PASSWORD);
     await poll(() => heading(p3)).toBe('Two-Factor Authentication');
-    await p3.goto(`${base}/topology`);
+    await p3.goto(`${base}/health`);
     await poll(() => new URL(p3.url()).pathname).toBe('/login');
     await poll(() => heading(p3)).toBe('Two-Factor Authentication');
     await p3.getByRole('button', { name: 'Sign out' }).click();
@@ -386,7 +386,7 @@ describe('account pages', () => {
     await poll(() => heading(other)).toBe('Two-Factor Authentication');
     await other.getByLabel('Backup recovery code').fill(first);
     await other.getByRole('button', { name: 'Use backup recovery code' }).click();
-    await poll(() => path(other)).toBe('/topology');
+    await poll(() => path(other)).toBe('/health');
     await context.close();
   });
 
@@ -423,7 +423,7 @@ describe('account pages', () => {
     await signIn(page, 'kim@example.com', PASSWORD);
     await poll(() => heading(page)).toBe('Two-Factor Authentication');
     await page.getByRole('button', { name: 'Use security key' }).click();
-    await poll(() => path(page)).toBe('/topology');
+    await poll(() => path(page)).toBe('/health');
     expect((await page.request.get(`${local}/api/auth/whoami`)).status()).toBe(200);
 
     // and removes the key again
@@ -453,7 +453,7 @@ describe('account pages', () => {
     await screenshot(p2, 'account-flow-restarted');
     // and the fresh flow works
     await signIn(p2, ADMIN.email, ADMIN.password);
-    await poll(() => path(p2)).toBe('/topology');
+    await poll(() => path(p2)).toBe('/health');
     await other.close();
 
     // an unknown flow id in the address just starts a new flow
@@ -468,7 +468,12 @@ describe('account pages', () => {
     await page.goto(`${base}/api/auth/self-service/recovery?flow=${unknown}&token=nope`);
     await poll(() => path(page)).toMatch(/^\/error\/[0-9a-f-]{36}$/);
     await poll(() => page.getByRole('heading', { name: 'An error occurred' }).count()).toBe(1);
-    expect(await page.getByTestId('flow-error-body').textContent()).toContain('not_found');
+    // the catalogue's message and a way forward, never the stored JSON
+    expect(await page.getByTestId('flow-error-body').locator('p').allInnerTexts()).toEqual([
+      'Your interaction expired, please fill out the form again.',
+      'The recovery link is not valid.',
+    ]);
+    expect(await page.getByRole('link', { name: 'Recover account' }).getAttribute('href')).toBe('/recovery');
     await screenshot(page, 'account-flow-error');
     await page.getByRole('link', { name: 'Go back' }).click();
     await poll(() => path(page)).toBe('/login');
@@ -500,7 +505,7 @@ describe('account pages', () => {
     await poll(() => new URL(page.url()).searchParams.get('flow')).not.toBe(id);
     await screenshot(page, 'account-flow-expired');
     await signIn(page, ADMIN.email, ADMIN.password);
-    await poll(() => path(page)).toBe('/topology');
+    await poll(() => path(page)).toBe('/health');
     await context.close();
   });
 
@@ -512,7 +517,7 @@ describe('account pages', () => {
     );
     await poll(() => new URL(page.url()).searchParams.get('flow')).toMatch(/^[0-9a-f-]{36}$/);
     await signIn(page, ADMIN.email, ADMIN.password);
-    await poll(() => path(page)).toBe('/topology');
+    await poll(() => path(page)).toBe('/health');
     await context.close();
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll, waitUntil } from './browser.ts';
 
 // The health dashboard (/health) and the check drawer against the real server with demo data
@@ -452,13 +452,59 @@ describe('health dashboard', () => {
     expect(await drawer.getByRole('link', { name: 'Edit' }).getAttribute('href')).toMatch(
       /^\/settings\/canaries\/[0-9a-f-]{36}$/,
     );
-    await drawer.getByRole('button', { name: /Playbooks/ }).click();
-    await poll(() => page.getByRole('menuitem', { name: 'Diagnose HTTP endpoint' }).count()).toBe(1);
-    await page.keyboard.press('Escape');
+    // no playbook screens (or runner) yet, nor component and catalog pages: no Playbooks menu, and
+    // the related rows are not links to "Page not found"
+    expect(await drawer.getByRole('button', { name: /Playbooks/ }).count()).toBe(0);
+    expect(await drawer.getByRole('table', { name: 'Relationships' }).locator('tbody tr[tabindex]').count()).toBe(0);
     await screenshot(page, 'health-drawer-relationships');
 
     await page.keyboard.press('Escape');
     await poll(() => search().get('checkId')).toBeNull();
+  });
+
+  it('Run Now offline says so at once and nothing runs later; an error page from a proxy reads An error occurred', async () => {
+    await page.goto(url('?hidePassing=false&query=e2e%20shop%20home'));
+    await rowFor('e2e shop home').click();
+    const drawer = page.getByTestId('check-drawer');
+    const runNow = drawer.getByRole('button', { name: 'Run Now' });
+    await poll(() => runNow.count()).toBe(1);
+    // a run that reached the server (an offline attempt fails in the browser)
+    let runsAnswered = 0;
+    const onFinished = (r: { url(): string }) => {
+      if (r.url().includes('/api/canary/run/check/')) runsAnswered++;
+    };
+    page.on('requestfinished', onFinished);
+    await context.setOffline(true);
+    try {
+      await runNow.click();
+      // (the history's refetch after the failed run says so too)
+      await poll(() => page.getByText('No internet connection. Please try again.').count()).toBeGreaterThan(0);
+      await poll(() => runNow.isEnabled(), 3000).toBe(true);
+      await screenshot(page, 'health-run-now-offline');
+    } finally {
+      await context.setOffline(false);
+    }
+    // back online: no queued call goes out
+    await page.waitForTimeout(1500);
+    expect(runsAnswered).toBe(0);
+    page.off('requestfinished', onFinished);
+
+    // a reverse proxy's HTML page instead of the server's JSON
+    await page.route('**/api/canary/run/check/**', (route) =>
+      route.fulfill({
+        status: 502,
+        contentType: 'text/html',
+        body: '<html><body><h1>502 Bad Gateway</h1>nginx</body></html>',
+      }),
+    );
+    try {
+      await runNow.click();
+      await poll(() => page.getByText('An error occurred', { exact: true }).count()).toBe(1);
+      expect(await page.getByText(/Bad Gateway|nginx|<html>/).count()).toBe(0);
+    } finally {
+      await page.unroute('**/api/canary/run/check/**');
+    }
+    await page.keyboard.press('Escape');
   });
 
   it("edits a check's canary from the drawer on /settings/canaries/{id}", async () => {
@@ -527,6 +573,140 @@ describe('health dashboard', () => {
     const root = page.locator('[data-hypothesis-type="root"]');
     await poll(() => root.getByRole('link', { name: 'console api health' }).count()).toBe(1);
     await screenshot(page, 'health-linked-incident');
+  });
+
+  it('works at 700, 1024 and 1440 px: header controls keep their size, names stay visible, the drawer fits', async () => {
+    const narrow = await context.newPage();
+    type Box = { x: number; y: number; width: number; height: number };
+    // a select shows its whole choice: the text and the select's padding fit its width
+    const textFits = (select: Locator) =>
+      select.evaluate((el: HTMLSelectElement) => {
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        const cs = getComputedStyle(el);
+        ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const text = ctx.measureText(el.selectedOptions[0].text).width;
+        return text + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) <= el.clientWidth;
+      });
+    const overlaps = (a: Box, b: Box) =>
+      a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
+    try {
+      for (const width of [700, 1024, 1440]) {
+        await narrow.setViewportSize({ width, height: 900 });
+        // the longest range label, 'Last 15 minutes'
+        await narrow.goto(url('?hidePassing=false&timeRange=15m'));
+        const names = narrow.getByTestId('check-row-name');
+        await poll(() => names.count(), 15_000, `${width}`).toBeGreaterThan(3);
+
+        // the top bar: every control at its size, none under another or past the window
+        const controls = narrow.getByTestId('health-header-controls');
+        const timeRange = await controls.getByLabel('Time range', { exact: true }).boundingBox();
+        const refreshRate = await controls.getByLabel('Auto refresh').boundingBox();
+        const counter = await narrow.getByTestId('passing-failing-counter').boundingBox();
+        const addCheck = await narrow.getByRole('button', { name: 'Add check' }).boundingBox();
+        const refresh = await narrow.getByRole('button', { name: 'Refresh' }).boundingBox();
+        const title = await narrow.getByRole('heading', { name: 'Health', level: 1 }).boundingBox();
+        expect(await textFits(controls.getByLabel('Time range', { exact: true })), `${width}: time range`).toBe(true);
+        expect(refreshRate!.width, `${width}: auto refresh`).toBeGreaterThanOrEqual(100);
+        expect(addCheck!.height, `${width}: Add Check on one line`).toBeLessThanOrEqual(40);
+        expect(title!.width, `${width}: title`).toBeGreaterThan(30);
+        const boxes = [title!, addCheck!, counter!, refreshRate!, timeRange!, refresh!];
+        for (let i = 0; i < boxes.length; i++) {
+          expect(boxes[i].x + boxes[i].width, `${width}: control ${i} inside the window`).toBeLessThanOrEqual(width);
+          for (let j = i + 1; j < boxes.length; j++)
+            expect(overlaps(boxes[i], boxes[j]), `${width}: ${i}/${j}`).toBe(false);
+        }
+
+        // every check's name keeps room in its cell; an agent badge never covers it or leaves the cell
+        const rows = await narrow
+          .getByRole('table', { name: 'Health checks' })
+          .locator('tbody tr')
+          .evaluateAll((trs) =>
+            trs
+              .map((tr) => {
+                const name = tr.querySelector('[data-testid="check-row-name"]');
+                if (!name) return undefined;
+                const badge = tr.querySelector('[data-testid="check-row-agent"]');
+                const box = (e: Element | null) => {
+                  const r = e?.getBoundingClientRect();
+                  return r && r.width > 0 ? { left: r.left, right: r.right, width: r.width } : undefined;
+                };
+                return { text: name.textContent, name: box(name)!, badge: box(badge), cell: box(name.closest('td'))! };
+              })
+              .filter((r) => !!r),
+          );
+        expect(rows.length).toBeGreaterThan(3);
+        for (const r of rows) {
+          expect(r.name.width, `${width}: ${r.text}`).toBeGreaterThanOrEqual(Math.min(70, r.text!.length * 6));
+          expect(r.name.right, `${width}: ${r.text}`).toBeLessThanOrEqual(r.cell.right);
+          if (r.badge) {
+            expect(r.badge.left, `${width}: ${r.text} badge`).toBeGreaterThanOrEqual(r.name.right);
+            expect(r.badge.right, `${width}: ${r.text} badge`).toBeLessThanOrEqual(r.cell.right);
+          }
+        }
+        await screenshot(narrow, `health-${width}`);
+
+        // the drawer: the close button, stats that fit their columns, a range select that reads
+        await narrow.getByTestId('check-row-name').first().scrollIntoViewIfNeeded();
+        await names.filter({ hasText: /\S/ }).first().click();
+        const drawer = narrow.getByTestId('check-drawer');
+        const close = drawer.getByRole('button', { name: 'Close' });
+        await poll(() => close.isVisible(), 15_000, `${width}: close`).toBe(true);
+        const closeBox = await close.boundingBox();
+        expect(closeBox!.x + closeBox!.width).toBeLessThanOrEqual(width);
+        await poll(() => drawer.getByTestId('stat-uptime').count()).toBe(1);
+        const stats = await drawer
+          .getByTestId('check-stats')
+          .locator('dd')
+          .evaluateAll((dds) => dds.map((d) => ({ text: d.textContent, over: d.scrollWidth - d.clientWidth })));
+        for (const st of stats) expect(st.over, `${width}: ${st.text}`).toBeLessThanOrEqual(1);
+        await drawer.getByLabel('Check time range').selectOption('15m');
+        expect(await textFits(drawer.getByLabel('Check time range')), `${width}: drawer range`).toBe(true);
+        await screenshot(narrow, `health-drawer-${width}`);
+        await narrow.keyboard.press('Escape');
+        await poll(() => drawer.count()).toBe(0);
+      }
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('gives a drawer for an unknown check a close button', async () => {
+    await page.goto(url('?checkId=00000000-0000-4000-8000-00000000abcd'));
+    const drawer = page.getByTestId('check-drawer');
+    await poll(() => drawer.getByText('Check not found').count()).toBe(1);
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await poll(() => drawer.count()).toBe(0);
+    expect(search().get('checkId')).toBeNull();
+  });
+
+  it('labels the Health Overview time axis once per tick, for runs seconds apart', async () => {
+    // runs 20 s apart over 100 s (Run Now pressed a few times): the axis read '21:20' three times
+    const base = Date.parse('2026-11-25T21:19:30');
+    const points = Array.from({ length: 6 }, (_, i) => ({
+      time: new Date(base + i * 20_000).toISOString(),
+      passed: 1,
+      failed: 0,
+      duration: 40 + i,
+    }));
+    await page.route('**/api/canary/api/graph?**', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ status: points }) }),
+    );
+    try {
+      await page.goto(url('?hidePassing=false&query=e2e%20shop%20api'));
+      await rowFor('e2e shop api').click();
+      const chart = page.getByTestId('check-drawer').getByTestId('health-overview-chart');
+      await poll(() => chart.locator('.recharts-bar-rectangle').count()).toBe(6);
+      const ticks = await chart
+        .locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')
+        .allTextContents();
+      expect(ticks.length).toBeGreaterThan(1);
+      expect(new Set(ticks).size, ticks.join(' ')).toBe(ticks.length);
+      for (const t of ticks) expect(t).toMatch(/^\d\d:\d\d(:\d\d)?$/);
+      await screenshot(page, 'health-overview-axis');
+    } finally {
+      await page.unroute('**/api/canary/api/graph?**');
+    }
+    await page.keyboard.press('Escape');
   });
 
   it('shows the Graph tab on a short screen', async () => {

@@ -169,6 +169,26 @@ describe('jobs history', () => {
     }).toBe(true);
   });
 
+  it('clamps Go to page to the page range and says so', async () => {
+    await page.goto(`${baseUrl()}/settings/jobs`);
+    const bar = page.getByTestId('pagination');
+    // the runs are in (engines keep adding some, so the page count is read from what is said)
+    await poll(() => table().getAttribute('aria-busy')).toBeNull();
+    await poll(async () => (await statuses()).length).toBeGreaterThan(0);
+    const goTo = page.getByLabel('Go to page');
+    for (const typed of ['999', '0', '-3']) {
+      await goTo.fill(typed);
+      await goTo.press('Enter');
+      const said = bar.getByRole('status');
+      await poll(() => said.count(), 15_000, typed).toBe(1);
+      const m = /^There is no page (-?\d+): pages go from 1 to (\d+)$/.exec(await said.innerText());
+      expect(m?.[1], typed).toBe(typed);
+      const expected = typed === '999' ? m![2] : '1';
+      await poll(() => bar.innerText(), 15_000, typed).toMatch(new RegExp(`Page ${expected} of \\d+`));
+    }
+    await screenshot(page, 'jobs-go-to-page-clamped');
+  });
+
   it("opens a failing run's details on Errors: the failing checks with their messages", async () => {
     // the demo's database canary: one check fails on purpose, the other passes (WARNING)
     await page.goto(`${baseUrl()}/settings/jobs?resource_type=canary:1&status=WARNING:1`);

@@ -107,6 +107,23 @@ describe('generic settings resources', () => {
     await poll(() => row.innerText()).toMatch(/env: e2e/);
   });
 
+  it('keeps a schedule typed in the Spec YAML in step with the Schedule select', async () => {
+    await page.getByRole('button', { name: 'Add Health Check' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Health Check' });
+    await dialog.waitFor();
+    await dialog.getByLabel(/^Name\*?$/).fill('e2e-yaml-schedule');
+    expect(await dialog.getByLabel('Schedule').inputValue()).toBe('');
+    await setEditor(page, 'Spec', 'schedule: "@every 1m"\ntcp:\n  - name: yaml port\n    endpoint: 127.0.0.1:9\n');
+    await poll(() => dialog.getByLabel('Schedule').inputValue()).toBe('@every 1m');
+    await dialog.getByLabel('Schedule').selectOption('@hourly');
+    const spec = page.locator('.cm-content[aria-label="Spec"]');
+    await poll(() => spec.innerText()).toMatch(/schedule: "?@hourly/);
+    await screenshot(page, 'settings-canary-yaml-schedule');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await poll(() => page.getByRole('row', { name: /e2e-yaml-schedule/ }).innerText()).toMatch(/@hourly/);
+  });
+
   it('edits it: Form and Code tabs, Update returns to the list', async () => {
     await page.getByRole('row', { name: /e2e-web-check/ }).click();
     await page.waitForURL(/\/settings\/canaries\/[0-9a-f-]{36}$/);
@@ -173,6 +190,110 @@ describe('generic settings resources', () => {
     await poll(() => page.getByRole('row', { name: /e2e-web-check/ }).count()).toBe(0);
     await page.goto(detailUrl);
     await poll(() => page.getByText('No resources found').count()).toBe(1);
+  });
+
+  it("shows 'No resources found' for an id that is not a uuid; no database text anywhere", async () => {
+    for (const path of ['/settings/canaries/not-a-uuid', '/settings/integrations/topologies/not-a-uuid']) {
+      await page.goto(`${baseUrl()}${path}`);
+      await poll(() => page.getByText('No resources found').count(), 15_000, path).toBe(1);
+      expect(await page.getByRole('alert').count(), path).toBe(0);
+      expect(await page.locator('body').innerText(), path).not.toMatch(/invalid input syntax|type uuid/i);
+    }
+    await screenshot(page, 'settings-malformed-id');
+    // the API keeps PostgREST's status and code, with a sentence for a person as its message
+    const res = await fetch(`${baseUrl()}/api/db/canaries?id=eq.not-a-uuid`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { code: string; message: string };
+    expect(body).toMatchObject({ code: '22P02', message: '"not-a-uuid" is not a valid uuid' });
+  });
+
+  it("asks for a notification rule's events instead of sending a rule the database refuses", async () => {
+    await page.goto(`${baseUrl()}/settings/notifications`);
+    await page.getByRole('button', { name: 'Add Notification' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Notification' });
+    await dialog.waitFor();
+    await setEditor(page, 'Resource YAML', 'name: e2e-no-events\ntitle: Checks down\n');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await poll(() => dialog.getByRole('alert').allInnerTexts()).toContain('events: This field is required');
+    await screenshot(page, 'settings-notification-no-events');
+    await setEditor(page, 'Resource YAML', 'name: e2e-no-events\nevents: []\n');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await poll(() => dialog.getByRole('alert').allInnerTexts()).toContain('events: This field is required');
+    expect(await page.locator('body').innerText()).not.toMatch(/violates|null value|constraint/);
+    await setEditor(page, 'Resource YAML', 'name: e2e-no-events\nevents: [check.failed]\n');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await poll(() => page.getByRole('row', { name: /e2e-no-events/ }).count()).toBe(1);
+  });
+
+  it('offers no Save, Update or Delete for a rule or canary from another source, and the server refuses it', async () => {
+    const post = async (table: string, body: object) => {
+      const res = await fetch(`${baseUrl()}/api/db/${table}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', prefer: 'return=representation' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }[])[0].id;
+    };
+    const canaryId = await post('canaries', {
+      name: 'e2e-crd-canary',
+      source: 'KubernetesCRD',
+      spec: { tcp: [{ name: 'crd port', endpoint: '127.0.0.1:9' }] },
+    });
+    const ruleId = await post('notifications', {
+      name: 'e2e-crd-rule',
+      source: 'KubernetesCRD',
+      events: ['check.failed'],
+    });
+    for (const [path, what] of [
+      [`/settings/canaries/${canaryId}`, 'health check'],
+      [`/settings/notifications/${ruleId}`, 'notification'],
+    ]) {
+      await page.goto(`${baseUrl()}${path}`);
+      await poll(() => page.getByRole('note').innerText(), 15_000, path).toBe(
+        `This ${what} comes from KubernetesCRD: it can only be changed there.`,
+      );
+      for (const name of ['Save', 'Update', 'Delete']) {
+        expect(await page.getByRole('button', { name }).count(), `${path} ${name}`).toBe(0);
+      }
+    }
+    expect(await page.locator('.cm-content[aria-label="Resource YAML"]').getAttribute('contenteditable')).toBe('false');
+    await screenshot(page, 'settings-notification-from-crd');
+    const patch = await fetch(`${baseUrl()}/api/db/notifications?id=eq.${ruleId}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'changed here' }),
+    });
+    expect(patch.status).toBe(409);
+    expect(((await patch.json()) as { message: string }).message).toBe(
+      'Notification "e2e-crd-rule" comes from KubernetesCRD and can only be changed there',
+    );
+  });
+
+  it('reads Add and Update on the Log Backend form, disabled while the form is invalid', async () => {
+    await page.goto(`${baseUrl()}/settings/logging_backends`);
+    await page.getByRole('button', { name: 'Add Log Backend' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Log Backend' });
+    await dialog.waitFor();
+    const add = dialog.getByRole('button', { name: 'Add', exact: true });
+    await poll(() => add.count()).toBe(1);
+    expect(await dialog.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await add.isDisabled()).toBe(true); // no name yet
+    await dialog.getByLabel(/^Name\*?$/).fill('e2e-logs');
+    await poll(() => add.isDisabled()).toBe(false);
+    await setEditor(page, 'Spec', 'loki: [');
+    await poll(() => add.isDisabled()).toBe(true);
+    await screenshot(page, 'settings-log-backend-invalid');
+    await setEditor(page, 'Spec', 'loki:\n  url: http://127.0.0.1:3100\n');
+    await poll(() => add.isDisabled()).toBe(false);
+    await add.click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /e2e-logs/ }).click();
+    const update = page.getByRole('button', { name: 'Update', exact: true });
+    await poll(() => update.isDisabled()).toBe(false);
+    await setEditor(page, 'Spec', 'loki: [');
+    await poll(() => update.isDisabled()).toBe(true);
   });
 
   it('opens specless resources (notifications) on the Code tab', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
@@ -20,19 +20,28 @@ describe('console shell', () => {
 
   const sidebar = () => page.getByTestId('sidebar');
 
-  it('shows the shell with the main navigation', async () => {
-    await page.goto(`${baseUrl()}/topology`);
+  it('shows the shell with the navigation of the screens whose engine exists', async () => {
+    await page.goto(`${baseUrl()}/health`);
     await poll(() => sidebar().getAttribute('data-collapsed')).toBe('false');
-    await poll(() =>
-      page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dashboard' }).count(),
-    ).toBe(1);
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await poll(() => nav.getByRole('link', { name: 'Health' }).count()).toBe(1);
     await poll(() => page.getByRole('button', { name: 'Refresh' }).count()).toBe(1);
-    await poll(() => page.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe('/notifications');
+    // no engine behind them yet: Dashboard (topology), Catalog, Logs, Playbooks, the bell (notifications)
+    for (const name of ['Dashboard', 'Catalog', 'Logs', 'Playbooks']) {
+      expect(await nav.getByRole('link', { name }).count()).toBe(0);
+    }
+    expect(await page.getByRole('link', { name: 'Notifications' }).count()).toBe(0);
+    if ((await nav.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded')) === 'false')
+      await nav.getByRole('button', { name: 'Settings' }).click();
+    await poll(() => nav.getByRole('link', { name: 'Canaries' }).count()).toBe(1);
+    for (const name of ['Config Scrapers', 'Topologies', 'Notifications', 'Log Backends', 'Agents']) {
+      expect(await nav.getByRole('link', { name }).count()).toBe(0);
+    }
     await screenshot(page, 'shell');
   });
 
   it('keeps the sidebar collapsed across a reload', async () => {
-    await page.goto(`${baseUrl()}/topology`);
+    await page.goto(`${baseUrl()}/health`);
     await page.getByRole('button', { name: 'Collapse sidebar' }).click();
     await poll(() => sidebar().getAttribute('data-collapsed')).toBe('true');
     await page.reload();
@@ -47,7 +56,7 @@ describe('console shell', () => {
   it('collapses the sidebar by itself under 1024px', async () => {
     const narrow = await browser.newPage({ viewport: { width: 900, height: 700 } });
     try {
-      await narrow.goto(`${baseUrl()}/topology`);
+      await narrow.goto(`${baseUrl()}/health`);
       await poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
       await narrow.setViewportSize({ width: 1280, height: 700 });
       await poll(() => narrow.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('false');
@@ -59,7 +68,7 @@ describe('console shell', () => {
   });
 
   it('shows the backend and frontend versions in the user menu', async () => {
-    await page.goto(`${baseUrl()}/topology`);
+    await page.goto(`${baseUrl()}/health`);
     await page.getByRole('button', { name: 'User menu' }).click();
     await poll(() => page.getByTestId('frontend-version').textContent()).toBe('1.0.801');
     await poll(() => page.getByTestId('backend-version').textContent()).toMatch(/^\d+\.\d+\.\d+/);
@@ -68,7 +77,7 @@ describe('console shell', () => {
   });
 
   it('opens the kubeconfig modal from the user menu and closes it with Escape', async () => {
-    await page.goto(`${baseUrl()}/topology`);
+    await page.goto(`${baseUrl()}/health`);
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Download kubeconfig' }).click();
     const dialog = page.getByRole('dialog', { name: 'Download and install kubeconfig' });
@@ -95,15 +104,26 @@ describe('console shell', () => {
     await poll(() => page.getByText('Unknown error').count()).toBe(1);
   });
 
+  it('goes home from the account pages when sign-in is off (AUTH=none)', async () => {
+    const auth = (await (await fetch(`${baseUrl()}/api/auth/whoami`)).json()) as { authMode: string };
+    if (auth.authMode !== 'none') return; // E2E_AUTH=kratos: account.e2e.ts covers the pages
+    for (const path of ['/login', '/login?return_to=%2Fincidents', '/recovery', '/registration']) {
+      await page.goto(`${baseUrl()}${path}`);
+      await poll(() => new URL(page.url()).pathname, 15_000, path).toBe('/health');
+      await poll(() => sidebar().count(), 15_000, path).toBe(1);
+      expect(await page.getByText('Not Found').count(), path).toBe(0);
+    }
+  });
+
   it('shows the not-found page inside the shell for an unknown route', async () => {
     await page.goto(`${baseUrl()}/definitely/not/a/screen`);
     await poll(() => page.getByRole('heading', { name: 'Page not found' }).count()).toBe(1);
     await poll(() => sidebar().count()).toBe(1);
   });
 
-  it('redirects / to /topology and /configs to /catalog', async () => {
+  it('redirects / to /health (the Dashboard has no engine yet) and /configs to /catalog', async () => {
     await page.goto(`${baseUrl()}/`);
-    await page.waitForURL('**/topology');
+    await page.waitForURL('**/health');
     await page.goto(`${baseUrl()}/configs`);
     await page.waitForURL('**/catalog');
   });

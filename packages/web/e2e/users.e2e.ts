@@ -125,6 +125,22 @@ describe('users page', () => {
     const who = await (await invitee.request.get(`${base}/api/auth/whoami`)).json();
     expect(who.roles).toEqual(['editor']);
     await invitee.close();
+
+    // the link again, now used: the catalogue's message and the way to recover the account,
+    // not the stored error's JSON
+    const again = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const used = await again.newPage();
+    await used.goto(link);
+    await used.waitForURL((u) => u.pathname.startsWith('/error/'));
+    await poll(() => used.getByTestId('flow-error-body').locator('p').allInnerTexts()).toEqual([
+      'Your interaction expired, please fill out the form again.',
+      'The recovery link was already used or has expired.',
+    ]);
+    expect(await used.locator('body').innerText()).not.toMatch(/[{}]|self_service_flow_expired/);
+    await screenshot(used, 'users-invite-link-used');
+    await used.getByRole('link', { name: 'Recover account' }).click();
+    await poll(() => used.getByRole('heading', { name: 'Recover account' }).count()).toBe(1);
+    await again.close();
   });
 
   it('edits a user: name and role', async () => {
@@ -195,9 +211,9 @@ describe('users page', () => {
   it('hides Settings from a viewer and refuses them the users page', async () => {
     const viewer = await invitedPerson('viewer', 'vic.viewer@example.com');
     const vp = await viewer.newPage();
-    await vp.goto(`${base}/topology`);
+    await vp.goto(`${base}/health`);
     const nav = vp.getByRole('navigation', { name: 'Main navigation' });
-    await poll(() => nav.getByRole('link', { name: 'Dashboard' }).count()).toBe(1);
+    await poll(() => nav.getByRole('link', { name: 'Health' }).count()).toBe(1);
     expect(await nav.getByRole('button', { name: 'Settings' }).count()).toBe(0);
     expect(await nav.getByText('Settings').count()).toBe(0);
     await screenshot(vp, 'users-viewer-sidebar');
@@ -209,7 +225,7 @@ describe('users page', () => {
     // an editor sees Settings and may read the users (editors read everything), but not change them
     const editor = await invitedPerson('editor', 'vic.editor@example.com');
     const ep = await editor.newPage();
-    await ep.goto(`${base}/topology`);
+    await ep.goto(`${base}/health`);
     const enav = ep.getByRole('navigation', { name: 'Main navigation' });
     await poll(() => enav.getByRole('button', { name: 'Settings' }).count()).toBe(1);
     if ((await enav.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded')) === 'false')
@@ -233,7 +249,7 @@ describe('users page', () => {
       await poll(() => button.count()).toBe(1);
       if ((await button.getAttribute('aria-expanded')) === 'false') await button.click();
     };
-    await page.goto(`${base}/topology`);
+    await page.goto(`${base}/health`);
     await openSettings();
     await poll(() => nav.getByRole('link', { name: 'Users' }).count()).toBe(1);
 
@@ -249,7 +265,7 @@ describe('users page', () => {
       });
       expect(invite.status()).toBe(404);
 
-      await page.goto(`${base}/topology`);
+      await page.goto(`${base}/health`);
       await openSettings();
       await poll(() => nav.getByRole('link', { name: 'Teams' }).count()).toBe(1);
       expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);

@@ -81,6 +81,28 @@ describe('DataTable', () => {
     expect(screen.getByTestId('pagination').textContent).toContain('Page 3 of 3');
   });
 
+  it('says when a page number is out of range, instead of the browser silently refusing it', () => {
+    render(<DataTable columns={columns} data={items} />);
+    const input = screen.getByLabelText('Go to page') as HTMLInputElement;
+    // the browser's own min/max check would block the submit and do nothing visible
+    expect(input.form!.noValidate).toBe(true);
+    for (const [typed, page] of [
+      ['999', 3],
+      ['-3', 1],
+      ['0', 1],
+    ] as const) {
+      fireEvent.change(input, { target: { value: typed } });
+      expect(screen.queryByRole('status')).toBeNull();
+      fireEvent.submit(input.form!);
+      expect(screen.getByTestId('pagination').textContent).toContain(`Page ${page} of 3`);
+      expect(screen.getByRole('status').textContent).toBe(`There is no page ${typed}: pages go from 1 to 3`);
+    }
+    fireEvent.change(input, { target: { value: '2' } });
+    fireEvent.submit(input.form!);
+    expect(screen.getByTestId('pagination').textContent).toContain('Page 2 of 3');
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('sorts by a column header: ascending, descending, then unsorted', () => {
     const few = items.slice(0, 5);
     render(<DataTable columns={columns} data={few} />);

@@ -17,6 +17,7 @@ import {
 } from '../src/features/health/lib/filters.ts';
 import { groupHealth, healthColour, uptimeBarColour } from '../src/features/health/lib/status.ts';
 import { readHealthParams } from '../src/features/health/lib/use-health-params.ts';
+import { timeTicks } from '../src/features/health/lib/time-ticks.ts';
 import { normaliseCheckSummary, type CheckSummary } from '../src/features/health/api/types.ts';
 import { CheckFooter } from '../src/features/health/components/check-drawer/check-footer.tsx';
 import { HealthPage } from '../src/features/health/routes/health-page.tsx';
@@ -42,7 +43,17 @@ describe('history duration filter (seed 000 section 5)', () => {
 
 describe('auto refresh (seed 000 section 9)', () => {
   it('offers None, 15s, 30s, 1 minute, 2m, 3m, 5m, 10m, 15m', () => {
-    expect(REFRESH_OPTIONS.map((o) => o.label)).toEqual(['None', '15s', '30s', '1 minute', '2m', '3m', '5m', '10m', '15m']);
+    expect(REFRESH_OPTIONS.map((o) => o.label)).toEqual([
+      'None',
+      '15s',
+      '30s',
+      '1 minute',
+      '2m',
+      '3m',
+      '5m',
+      '10m',
+      '15m',
+    ]);
   });
   it('disables 15s and 30s from 60 minutes, and 2m and 3m from 180 minutes', () => {
     const disabled = (range: Parameters<typeof isRefreshDisabled>[1]) =>
@@ -76,6 +87,41 @@ describe('default check time range from the last run (seed 000 section 9)', () =
   });
   it('gives 5y without a last run', () => {
     expect(defaultCheckTimeRange(null, now)).toBe('5y');
+  });
+});
+
+describe('Health Overview time axis', () => {
+  const labels = (min: number, max: number) => {
+    const { ticks, format } = timeTicks(min, max);
+    return ticks.map(format);
+  };
+  const at = (hhmmss: string) => new Date(`2026-11-25T${hhmmss}`).getTime();
+
+  it('never repeats a label: runs minutes or seconds apart get seconds in their labels', () => {
+    // three runs between 21:19:30 and 21:21:10 (Run Now pressed a few times)
+    expect(labels(at('21:19:30'), at('21:21:10'))).toEqual(['21:19:30', '21:20:00', '21:20:30', '21:21:00']);
+    expect(labels(at('21:19:30'), at('21:25:10'))).toEqual(['21:20', '21:21', '21:22', '21:23', '21:24', '21:25']);
+    // runs seconds apart: seconds in the labels
+    expect(labels(at('21:20:05'), at('21:20:40'))).toEqual(['21:20:10', '21:20:20', '21:20:30', '21:20:40']);
+    expect(labels(at('21:20:05'), at('21:20:05'))).toEqual(['21:20:05']);
+  });
+
+  it('puts ticks on whole local minutes, hours and days, at most six', () => {
+    expect(labels(at('20:31:00'), at('21:30:00'))).toEqual(['20:40', '20:50', '21:00', '21:10', '21:20', '21:30']);
+    const day = labels(at('00:00:00') - 2 * 86_400_000, at('00:00:00'));
+    expect(new Set(day).size).toBe(day.length);
+    expect(day.every((x) => /^[A-Z][a-z]{2} \d+ \d\d:00$/.test(x))).toBe(true);
+    const years = labels(Date.parse('2021-11-25T00:00:00Z'), Date.parse('2026-11-25T00:00:00Z'));
+    expect(years.every((x) => /^[A-Z][a-z]{2} \d{4}$/.test(x))).toBe(true);
+    for (const span of [4_000, 45_000, 600_000, 3 * 3_600_000, 86_400_000, 10 * 86_400_000, 400 * 86_400_000]) {
+      for (let i = 0; i < 20; i++) {
+        const min = at('03:07:11') + i * 7_777_777;
+        const l2 = labels(min, min + span);
+        expect(new Set(l2).size, `${span} ${min}`).toBe(l2.length);
+        expect(l2.length).toBeGreaterThan(0);
+        expect(l2.length).toBeLessThanOrEqual(7);
+      }
+    }
   });
 });
 
@@ -126,7 +172,12 @@ describe('/health parameters', () => {
 });
 
 describe('filters', () => {
-  const check = { labels: { team: 'a', env: 'prod' }, name: 'orders api', description: 'Orders', endpoint: 'http://x:8080' };
+  const check = {
+    labels: { team: 'a', env: 'prod' },
+    name: 'orders api',
+    description: 'Orders',
+    endpoint: 'http://x:8080',
+  };
   it('keeps checks with every included label and none of the excluded ones (as the server does)', () => {
     expect(matchesLabels(check, {})).toBe(true);
     expect(matchesLabels(check, { 'team=a': 1 })).toBe(true);
@@ -186,7 +237,9 @@ describe('check drawer footer (seed 000 section 6)', () => {
     expect(screen.queryByRole('button', { name: 'Run Now' }) !== null).toBe(runNow);
     expect(screen.queryByRole('button', { name: /Playbooks/ }) !== null).toBe(playbooks);
     expect(screen.queryByRole('button', { name: 'Attach as Evidence' }) !== null).toBe(evidence);
-    expect(screen.getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe(`/settings/canaries/${check.canary_id}`);
+    expect(screen.getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe(
+      `/settings/canaries/${check.canary_id}`,
+    );
   });
   it('hides Playbooks and create-evidence in the embedded mode', () => {
     renderWithProviders(<CheckFooter check={check} embedded />, { roles: ['admin'] });

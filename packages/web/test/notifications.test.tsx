@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { ApiError, apiAnswer, apiRequest, errorMessage, setUnauthorizedHandler } from '../src/lib/http.ts';
 import { toastError, TOAST_DURATION_MS } from '../src/lib/toast.ts';
 import { copyToClipboard } from '../src/lib/clipboard.ts';
+import { db, unwrap } from '../src/lib/api.ts';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { error: vi.fn(), success: vi.fn() }) }));
 
@@ -48,6 +49,25 @@ describe('HTTP failures and error toasts', () => {
     expect(errorMessage({ message: 'ApiError: Network Error. Please try again.', code: '' })).toBe(
       'Network Error. Please try again.',
     );
+  });
+
+  it("never shows a body that is not JSON: 'An error occurred' (apiRequest and /api/db)", async () => {
+    const html = () =>
+      new Response('<html><body><h1>502 Bad Gateway</h1>nginx</body></html>', {
+        status: 502,
+        headers: { 'Content-Type': 'text/html' },
+      });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(html()));
+    const err = await failureOf(apiRequest('/canary/run/check/1', { method: 'POST' }));
+    expect(err.message).toBe('An error occurred');
+    expect(err.status).toBe(502);
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(html()));
+    const write = await db.from('canaries').update({ name: 'x' }).eq('id', '1');
+    expect(() => unwrap(write)).toThrow('An error occurred');
+    // a JSON error keeps its message
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json(400, { code: '23514', message: 'name is required' })));
+    const bad = await db.from('canaries').update({ name: '' }).eq('id', '1');
+    expect(() => unwrap(bad)).toThrow('name is required');
   });
 
   it("maps a network failure to 'Network Error. Please try again.'", async () => {

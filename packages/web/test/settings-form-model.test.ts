@@ -5,7 +5,9 @@ import {
   initialValues,
   parseLabels,
   parseYamlMapping,
+  scheduleInSpec,
   valuesFromCode,
+  withSpecSchedule,
 } from '../src/features/settings-resources/components/form-model.ts';
 import { resourceConfig } from '../src/features/settings-resources/resources.ts';
 
@@ -34,10 +36,31 @@ describe('settings spec form model', () => {
       schedule: '@every 5m',
       spec: { schedule: '@every 5m', http: [{ name: 'home', url: 'http://x' }] },
     });
-    // no schedule chosen: the spec's copy goes too
-    expect(formPayload(canaries, { ...v, schedule: '' }).spec).toEqual({ http: [{ name: 'home', url: 'http://x' }] });
+    // no schedule chosen: the schedule typed in the spec is the schedule, never dropped
+    expect(formPayload(canaries, { ...v, schedule: '' })).toMatchObject({
+      schedule: '@every 1h',
+      spec: { schedule: '@every 1h', http: [{ name: 'home', url: 'http://x' }] },
+    });
+    // neither: none
+    const none = formPayload(canaries, { ...v, schedule: '', spec: 'schedule: ""\nhttp: []\n' });
+    expect(none).toMatchObject({ schedule: null, spec: { http: [] } });
     // teams have name, icon and spec only
     expect(Object.keys(formPayload(teams, { ...v, icon: 'users' }))).toEqual(['name', 'icon', 'spec']);
+  });
+
+  it("keeps the spec's schedule key in step with the select", () => {
+    expect(scheduleInSpec('schedule: "@every 1m"\nhttp: []\n')).toBe('@every 1m');
+    expect(scheduleInSpec('http: []\n')).toBeUndefined();
+    expect(scheduleInSpec('http: [')).toBeNull();
+    const spec = 'schedule: "@every 1m"\nhttp:\n  - name: home # the front page\n';
+    expect(withSpecSchedule(spec, '@hourly')).toBe('schedule: "@hourly"\nhttp:\n  - name: home # the front page\n');
+    expect(withSpecSchedule(spec, '')).toBe('http:\n  - name: home # the front page\n');
+    // no key in the spec, or YAML that does not parse: left as written
+    expect(withSpecSchedule('http: []\n', '@hourly')).toBe('http: []\n');
+    expect(withSpecSchedule('http: [', '@hourly')).toBe('http: [');
+    // the Code tab: a schedule only inside the spec becomes the select's
+    const v = initialValues(canaries, null);
+    expect(valuesFromCode(canaries, 'name: x\nspec:\n  schedule: "@daily"\n', v)?.schedule).toBe('@daily');
   });
 
   it('accepts labels only as a JSON object of strings and specs only as a YAML mapping', () => {

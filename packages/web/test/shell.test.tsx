@@ -5,19 +5,31 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { Property } from '@watchdeck/core';
 import { Sidebar } from '../src/app/shell/sidebar.tsx';
-import { SETTINGS_ITEMS } from '../src/app/navigation.ts';
+import { ENGINES_NOT_BUILT, SETTINGS_ITEMS, type Engine } from '../src/app/navigation.ts';
 import { isRegisteredPath } from '../src/app/routes.ts';
 import { routes } from '../src/app/router.tsx';
 import { AccessGuard, FeatureGuard } from '../src/components/auth/index.ts';
 import { RenderError } from '../src/app/errors/render-error.tsx';
+import { TopBar } from '../src/app/shell/top-bar.tsx';
+import { KnownRoutesProvider } from '../src/lib/known-routes.tsx';
+import { JobHistoryTable, type JobHistoryRow } from '../src/components/job-history/index.ts';
 import { renderWithProviders, whoamiFor } from './helpers.tsx';
 
 const flag = (name: string, value = 'true'): Property => ({ name, value, source: 'db' });
 const allRegistered = () => true;
 
-function renderSidebar(opts: { roles?: string[]; properties?: Property[]; collapsed?: boolean; path?: string } = {}) {
+const allBuilt: ReadonlySet<Engine> = new Set();
+
+function renderSidebar(
+  opts: { roles?: string[]; properties?: Property[]; collapsed?: boolean; path?: string; engines?: 'built' } = {},
+) {
   return renderWithProviders(
-    <Sidebar collapsed={opts.collapsed ?? false} onToggle={() => {}} isRegistered={allRegistered} />,
+    <Sidebar
+      collapsed={opts.collapsed ?? false}
+      onToggle={() => {}}
+      isRegistered={allRegistered}
+      enginesNotBuilt={opts.engines === 'built' ? allBuilt : ENGINES_NOT_BUILT}
+    />,
     {
       roles: opts.roles ?? ['admin'],
       properties: opts.properties,
@@ -45,7 +57,7 @@ afterEach(() => {
 
 describe('sidebar', () => {
   it('shows the main navigation in order and Settings sorted by name for an admin', () => {
-    renderSidebar();
+    renderSidebar({ engines: 'built' });
     expect(mainLabels()).toEqual(['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks', 'Settings']);
     expect(screen.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/topology');
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
@@ -67,8 +79,31 @@ describe('sidebar', () => {
     }
   });
 
+  it('leaves out the screens of engines not built yet: Dashboard, Catalog, Logs, Playbooks and their settings', () => {
+    renderSidebar();
+    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Settings']);
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const settings = within(screen.getByRole('list', { name: 'Settings' }))
+      .getAllByRole('link')
+      .map((a) => a.textContent);
+    for (const label of ['Config Scrapers', 'Topologies', 'Notifications', 'Log Backends', 'Agents']) {
+      expect(settings).not.toContain(label);
+    }
+    for (const label of ['Canaries', 'Connections', 'Teams', 'Incident Rules', 'Jobs History', 'Users']) {
+      expect(settings).toContain(label);
+    }
+    expect([...ENGINES_NOT_BUILT].sort()).toEqual([
+      'agents',
+      'catalog',
+      'logs',
+      'notifications',
+      'playbooks',
+      'topology',
+    ]);
+  });
+
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {
-    renderSidebar({ roles: ['viewer'] });
+    renderSidebar({ roles: ['viewer'], engines: 'built' });
     expect(mainLabels()).toEqual(['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks']);
     cleanup();
     renderSidebar({ roles: [] });
@@ -91,6 +126,7 @@ describe('sidebar', () => {
 
   it('hides items whose feature is disabled, with the settings fallbacks', () => {
     renderSidebar({
+      engines: 'built',
       properties: [
         flag('incidents.disable'),
         flag('logs.disable'),
@@ -115,7 +151,10 @@ describe('sidebar', () => {
   it('hides a permission-gated item from a role without read access', () => {
     // Users needs identities read, which only admins and editors have; build a custom permission map.
     const whoami = { ...whoamiFor(['editor']), permissions: { ...whoamiFor(['editor']).permissions, identities: [] } };
-    renderWithProviders(<Sidebar collapsed={false} onToggle={() => {}} isRegistered={allRegistered} />, { whoami });
+    renderWithProviders(
+      <Sidebar collapsed={false} onToggle={() => {}} isRegistered={allRegistered} enginesNotBuilt={allBuilt} />,
+      { whoami },
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
@@ -125,7 +164,9 @@ describe('sidebar', () => {
   });
 
   it('shows only items whose route is registered', () => {
-    renderWithProviders(<Sidebar collapsed={false} onToggle={() => {}} />, { roles: ['admin'] });
+    renderWithProviders(<Sidebar collapsed={false} onToggle={() => {}} enginesNotBuilt={allBuilt} />, {
+      roles: ['admin'],
+    });
     const labels = mainLabels();
     expect(labels).toContain('Dashboard');
     for (const label of labels) {
@@ -141,6 +182,57 @@ describe('sidebar', () => {
     expect(screen.getByTestId('sidebar').getAttribute('data-collapsed')).toBe('true');
     expect(screen.getByRole('link', { name: 'Health' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Expand sidebar' })).toBeTruthy();
+  });
+});
+
+describe('links to screens that do not exist yet', () => {
+  const job = (id: string, resource_type: string, resource_name: string): JobHistoryRow => ({
+    id,
+    name: 'Run',
+    resource_id: `${id}-resource`,
+    resource_type,
+    resource_name,
+    agent: null,
+    status: 'SUCCESS',
+    time_start: '2026-01-01T00:00:00Z',
+    duration_millis: 10,
+    success_count: 1,
+    error_count: 0,
+    created_at: '2026-01-01T00:00:00Z',
+    details: null,
+  });
+
+  it('leaves out the bell and links a job resource only when its screen is registered', () => {
+    renderWithProviders(
+      <KnownRoutesProvider isKnown={isRegisteredPath}>
+        <TopBar />
+        <JobHistoryTable
+          rows={[job('a', 'agent', 'edge agent'), job('c', 'canary', 'shop canary')]}
+          total={2}
+          pageIndex={0}
+          pageSize={50}
+          onPaginationChange={() => {}}
+          sorting={[]}
+          onSortingChange={() => {}}
+        />
+      </KnownRoutesProvider>,
+    );
+    expect(screen.queryByRole('link', { name: 'Notifications' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'edge agent' })).toBeNull();
+    expect(screen.getByText('edge agent')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'shop canary' }).getAttribute('href')).toBe(
+      '/settings/canaries/c-resource',
+    );
+  });
+
+  it('shows the bell once /notifications is a screen', () => {
+    renderWithProviders(
+      <KnownRoutesProvider isKnown={(p) => p === '/notifications'}>
+        <TopBar />
+      </KnownRoutesProvider>,
+    );
+    expect(screen.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe('/notifications');
   });
 });
 
@@ -246,7 +338,7 @@ describe('routes', () => {
       const router = renderApp('/error/abc', (url) =>
         url.includes('/api/auth/errors/') ? new Response('{}', { status }) : api()(url),
       );
-      await waitFor(() => expect(router.state.location.pathname).toBe('/topology'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/health'));
       cleanup();
     }
     renderApp('/error/abc', (url) =>
@@ -257,6 +349,46 @@ describe('routes', () => {
     expect(await screen.findByText('An error occurred')).toBeTruthy();
     expect(screen.getByTestId('flow-error-body').textContent).toContain('flow broke');
     expect(screen.getByRole('link', { name: 'Go back' })).toBeTruthy();
+  });
+
+  it('shows a stored flow error (a used invitation link) as the catalogue message with a way forward, not JSON', async () => {
+    const stored = {
+      id: 'abc',
+      error: {
+        id: 'self_service_flow_expired',
+        code: 410,
+        status: 'Gone',
+        message: 'Your interaction expired, please fill out the form again.',
+        reason: 'The recovery link was already used or has expired.',
+      },
+      message: 'Your interaction expired, please fill out the form again.',
+      redirect_browser_to: '/recovery',
+      created_at: '2026-01-01T00:00:00Z',
+    };
+    renderApp('/error/abc', (url) => (url.includes('/api/auth/errors/abc') ? ok(stored) : api()(url)));
+    expect(await screen.findByText('Your interaction expired, please fill out the form again.')).toBeTruthy();
+    expect(screen.getByText('The recovery link was already used or has expired.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Recover account' }).getAttribute('href')).toBe('/recovery');
+    expect(screen.getByRole('link', { name: 'Go back' }).getAttribute('href')).toBe('/');
+    expect(document.body.textContent).not.toMatch(/[{}]|self_service_flow_expired|created_at/);
+    cleanup();
+    // an unknown link (not_found) is an interaction to start again too
+    renderApp('/error/abc', (url) =>
+      url.includes('/api/auth/errors/abc')
+        ? ok({
+            ...stored,
+            error: {
+              ...stored.error,
+              id: 'not_found',
+              code: 404,
+              message: 'The requested resource could not be found.',
+              reason: 'The recovery link is not valid.',
+            },
+          })
+        : api()(url),
+    );
+    expect(await screen.findByText('Your interaction expired, please fill out the form again.')).toBeTruthy();
+    expect(screen.getByText('The recovery link is not valid.')).toBeTruthy();
   });
 
   it('sends a 401 from whoami to /login with the return path', async () => {
@@ -273,9 +405,9 @@ describe('routes', () => {
     expect(router.state.location.pathname).toBe('/no/such/page');
   });
 
-  it('redirects / to /topology and /configs to /catalog', async () => {
+  it('redirects / to /health (the first screen of the nav while topology has no engine) and /configs to /catalog', async () => {
     const router = renderApp('/', api());
-    await waitFor(() => expect(router.state.location.pathname).toBe('/topology'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/health'));
     cleanup();
     const r2 = renderApp('/configs', api());
     await waitFor(() => expect(r2.state.location.pathname).toBe('/catalog'));

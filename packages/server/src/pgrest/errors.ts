@@ -22,7 +22,8 @@ export class RestError extends Error {
   }
 }
 
-export const parseError = (message: string, details: string | null = null) => new RestError(400, 'PGRST100', message, details);
+export const parseError = (message: string, details: string | null = null) =>
+  new RestError(400, 'PGRST100', message, details);
 
 export const tableNotFound = (table: string) =>
   new RestError(404, 'PGRST205', `Could not find the table 'public.${table}' in the schema cache`);
@@ -59,6 +60,76 @@ interface PgLikeError {
   message?: string;
   detail?: string;
   hint?: string;
+  /** set on errors PostgreSQL (or PGlite) reported; absent on the areas' own validation errors */
+  severity?: string;
+  /** the error's context: 'PL/pgSQL function f() line 3 at RAISE' for a RAISE in our own SQL */
+  where?: string;
+  column?: string;
+  constraint?: string;
+  table?: string;
+}
+
+/**
+ * Whether the message is PostgreSQL's own wording ('invalid input syntax for type uuid: "x"',
+ * 'null value in column "events" of relation ...'), as opposed to a message a person wrote: the
+ * areas' validation errors and the RAISE EXCEPTIONs of our SQL functions and triggers.
+ */
+function isDatabaseWording(e: PgLikeError): boolean {
+  if (!e.severity) return false;
+  const innermost = (e.where ?? '').split('\n', 1)[0];
+  return !/ at RAISE$/.test(innermost);
+}
+
+const KEY_OF_DETAIL = /^Key \((.+?)\)=/;
+
+/**
+ * A sentence for a person instead of PostgreSQL's wording, by SQLSTATE. PostgREST sends the
+ * database's text; a console must not show it (seed 000 section 8), so the code and status stay
+ * PostgREST's and the database's own text moves to `details`, for whoever reads the API.
+ */
+export function plainMessage(e: PgLikeError): string {
+  const code = e.code ?? '';
+  const key = KEY_OF_DETAIL.exec(e.detail ?? '')?.[1];
+  switch (code) {
+    case '22P02':
+    case '22007':
+    case '22008':
+    case '22003':
+    case '22023': {
+      const m = /for type ([\w ]+?): "(.*)"$/.exec(e.message ?? '');
+      return m ? `"${m[2]}" is not a valid ${m[1]}` : 'A value has the wrong format';
+    }
+    case '22001':
+      return 'A value is too long';
+    case '23502':
+      return e.column ? `${e.column} is required` : 'A required value is missing';
+    case '23505':
+      return key ? `A record with this ${key} already exists` : 'A record with these values already exists';
+    case '23503':
+      return /still referenced/.test(e.detail ?? '')
+        ? 'Other records still refer to this one'
+        : key
+          ? `${key} refers to a record that does not exist`
+          : 'It refers to a record that does not exist';
+    case '23514': {
+      const column =
+        e.table &&
+        e.constraint?.startsWith(`${e.table}_`) &&
+        /^(.+)_check$/.exec(e.constraint.slice(e.table.length + 1))?.[1];
+      return column ? `${column} is not valid` : 'A value is not allowed';
+    }
+    case '42501':
+      return 'Permission denied';
+    case '57014':
+      return 'The request took too long and was cancelled';
+    case '40001':
+    case '40P01':
+      return 'The change collided with another one; please try again';
+  }
+  if (code.startsWith('22')) return 'A value is not valid';
+  if (code.startsWith('23')) return 'The change breaks a rule of the data';
+  if (/^(08|53|57)/.test(code)) return 'The database is not available; please try again';
+  return 'The database could not carry out the request';
 }
 
 export function fromDatabaseError(err: unknown): RestError {
@@ -77,6 +148,10 @@ export function fromDatabaseError(err: unknown): RestError {
     );
   }
   if (sqlstate) {
+    if (isDatabaseWording(e)) {
+      const raw = [e.message, e.detail].filter(Boolean).join(' ');
+      return new RestError(statusFor(sqlstate), sqlstate, plainMessage(e), raw || null, e.hint ?? null);
+    }
     return new RestError(statusFor(sqlstate), sqlstate, e.message ?? 'database error', e.detail ?? null, e.hint ?? null);
   }
   return new RestError(500, 'PGRST000', 'internal error');

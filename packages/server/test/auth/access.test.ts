@@ -297,7 +297,15 @@ for (const driver of testDrivers()) {
         const users = await anon.get('/api/auth/users'); // feature settings.users is disabled
         expect(users.status).toBe(404);
         expect(users.body.message).toMatch(/not found/);
-        expect((await anon.get('/api/auth/self-service/login/browser')).status).toBe(404); // no sign-in flows
+        // no sign-in flows: the browser already has a session, so the account pages go home
+        const flow = await anon.get('/api/auth/self-service/login/browser?return_to=%2Fincidents');
+        expect(flow.status).toBe(400);
+        expect(flow.body).toMatchObject({
+          error: { id: 'session_already_available' },
+          redirect_browser_to: '/incidents',
+        });
+        const away = await anon.get('/api/auth/self-service/recovery/flows?id=x&return_to=%2F%2Fevil.example');
+        expect(away.body).toMatchObject({ error: { id: 'session_already_available' }, redirect_browser_to: '/' });
       } finally {
         await t.app.close();
       }

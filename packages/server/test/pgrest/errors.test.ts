@@ -73,6 +73,9 @@ describe.each(testDrivers())('/api/db errors and injection ($name)', (driver) =>
     it('400 22P02 for values of the wrong type', async () => {
       const r = await fx.http('GET', '/books?id=eq.abc');
       expectError(r, 400, '22P02');
+      // PostgREST's code and status, but a sentence rather than PostgreSQL's wording
+      expect(r.json.message).toBe('"abc" is not a valid integer');
+      expect(r.json.details).toBe('invalid input syntax for type integer: "abc"');
       expectError(await fx.http('GET', `/books?id=in.${enc('(1,x)')}`), 400, '22P02');
       expectError(await fx.http('GET', '/books?published=gt.yesterday-ish'), 400);
     });

@@ -101,6 +101,21 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
       const type = await fx.client.from('books').insert({ id: 'abc', title: 'x', author_id: 1 });
       expect([type.status, type.error?.code]).toEqual([400, '22P02']);
       expect(await row('SELECT count(*)::int AS n FROM books')).toEqual([{ n: 6 }]);
+      // PostgreSQL's wording never reaches a screen: a sentence instead, the database's own text
+      // in details for whoever reads the API
+      expect(unique.error).toMatchObject({ message: 'A record with this name already exists' });
+      expect(unique.error?.details).toContain('duplicate key value violates unique constraint');
+      expect(fk.error?.message).toBe('author_id refers to a record that does not exist');
+      expect(notNull.error?.message).toBe('title is required');
+      expect(check.error?.message).toBe('stars is not valid');
+      expect(type.error?.message).toBe('"abc" is not a valid integer');
+      expect(type.error?.details).toContain('invalid input syntax for type integer');
+      const referenced = await fx.client.from('authors').delete().eq('id', 1);
+      expect([referenced.status, referenced.error?.code, referenced.error?.message]).toEqual([
+        409,
+        '23503',
+        'Other records still refer to this one',
+      ]);
     });
 
     it('return=headers-only answers 201 with a Location built from the primary key', async () => {

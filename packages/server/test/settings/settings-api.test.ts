@@ -209,6 +209,63 @@ for (const driver of testDrivers()) {
       expect((await raw.json()).code).toBe('PGRST102');
     });
 
+    it("refuses a person's change to a row from another source (KubernetesCRD): 409, the row as it was", async () => {
+      const spec = JSON.stringify(canary().spec);
+      const crd = (
+        await db.query(
+          `INSERT INTO canaries (name, namespace, spec, source) VALUES ('crd-check', 'default', $1, 'KubernetesCRD') RETURNING id`,
+          [spec],
+        )
+      ).rows[0].id;
+      const message = 'Health check "crd-check" comes from KubernetesCRD and can only be changed there';
+      const patch = await call(url, 'PATCH', `/api/db/canaries?id=eq.${crd}`, { schedule: '@every 1m' });
+      expect(patch.status).toBe(409);
+      expect(patch.body).toMatchObject({ code: 'PT409', message });
+      const softDelete = await call(url, 'PATCH', `/api/db/canaries?id=eq.${crd}`, {
+        deleted_at: new Date().toISOString(),
+      });
+      expect([softDelete.status, softDelete.body.message]).toEqual([409, message]);
+      expect((await call(url, 'DELETE', `/api/db/canaries?id=eq.${crd}`)).status).toBe(409);
+      const upsert = await call(url, 'POST', '/api/db/canaries', canary({ id: crd, name: 'crd-check', source: 'UI' }), {
+        prefer: 'resolution=merge-duplicates',
+      });
+      expect(upsert.status).toBe(409);
+      // a bulk PATCH touching it changes nothing at all
+      const ui = await call(url, 'POST', '/api/db/canaries', canary({ name: 'ui-check' }), {
+        prefer: 'return=representation',
+      });
+      const bulk = await call(url, 'PATCH', `/api/db/canaries?id=in.(${crd},${ui.body[0].id})`, { icon: 'bell' });
+      expect(bulk.status).toBe(409);
+      expect(
+        (
+          await db.query(
+            `SELECT name, icon, schedule, source, deleted_at FROM canaries WHERE id = ANY($1) ORDER BY name`,
+            [[crd, ui.body[0].id]],
+          )
+        ).rows,
+      ).toEqual([
+        { name: 'crd-check', icon: null, schedule: null, source: 'KubernetesCRD', deleted_at: null },
+        { name: 'ui-check', icon: null, schedule: '@every 5m', source: 'UI', deleted_at: null },
+      ]);
+      // the same for a notification rule; an empty source is the console's own
+      const rule = (
+        await db.query(
+          `INSERT INTO notifications (name, events, source) VALUES ('crd-rule', '{check.failed}', 'KubernetesCRD'), ('blank-rule', '{check.failed}', '') RETURNING id`,
+        )
+      ).rows;
+      const rulePatch = await call(url, 'PATCH', `/api/db/notifications?id=eq.${rule[0].id}`, { title: 'x' });
+      expect([rulePatch.status, rulePatch.body.message]).toEqual([
+        409,
+        'Notification "crd-rule" comes from KubernetesCRD and can only be changed there',
+      ]);
+      expect((await call(url, 'PATCH', `/api/db/notifications?id=eq.${rule[1].id}`, { title: 'x' })).status).toBe(204);
+      // engines (no person behind the write) keep such rows up to date
+      await db.query(`UPDATE canaries SET schedule = '@every 10m' WHERE id = $1`, [crd]);
+      expect((await db.query('SELECT schedule FROM canaries WHERE id = $1', [crd])).rows[0].schedule).toBe(
+        '@every 10m',
+      );
+    });
+
     it('lists job history like the Jobs History page: filters, order, count and the agent', async () => {
       await db.query(`INSERT INTO job_history (name, resource_type, resource_id, agent_id, status, duration_millis, created_at) VALUES
         ('ConfigScraper', 'config_scraper', 'x1', '00000000-0000-0000-0000-000000000000', 'SUCCESS', 100, now() - interval '1 hour'),

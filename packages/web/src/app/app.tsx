@@ -5,8 +5,14 @@ import { isPublicPath, loginUrl, setUnauthorizedHandler } from '../lib/http.ts';
 import { TOAST_DURATION_MS } from '../lib/toast.ts';
 import { router } from './router.tsx';
 
+// networkMode 'always': offline, a call fails at once with 'No internet connection. Please try
+// again.' (lib/http.ts) instead of waiting, paused, to fire when the network returns (seed 000
+// section 8): a Run Now clicked offline must not run minutes later.
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false, networkMode: 'always' },
+    mutations: { networkMode: 'always' },
+  },
 });
 
 // A 401 from any client sends the browser to sign in, coming back here afterwards.
@@ -21,7 +27,13 @@ export function App() {
       <RouterProvider router={router} />
       {/* a modal (the check drawer, a dialog) turns pointer events off outside itself; toasts
           stay clickable so a toast's link (e.g. to a new incident) works while one is open */}
-      <Toaster position="top-right" richColors closeButton duration={TOAST_DURATION_MS} style={{ pointerEvents: 'auto' }} />
+      <Toaster
+        position="top-right"
+        richColors
+        closeButton
+        duration={TOAST_DURATION_MS}
+        style={{ pointerEvents: 'auto' }}
+      />
     </QueryClientProvider>
   );
 }

@@ -28,7 +28,8 @@ import type { Session } from '../lib/session.tsx';
  * The navigation of seed 000 ("Sidebar shell") and seed 002 section 2.1. Every item names the
  * resource the user must be able to read and the feature flag(s) that hide it. What is shown is
  * derived from this list and the registered routes: an item whose route isn't registered yet is
- * left out, so the sidebar never links to a screen that doesn't exist.
+ * left out, so the sidebar never links to a screen that doesn't exist; nor does it show a screen
+ * whose engine is not built (ENGINES_NOT_BUILT).
  */
 export interface NavItem {
   label: string;
@@ -37,7 +38,25 @@ export interface NavItem {
   resource: string;
   /** Hidden when any of these features is disabled. */
   features: readonly string[];
+  /** The engine the screen shows the work of; hidden while it is in ENGINES_NOT_BUILT. */
+  engine?: Engine;
 }
+
+/**
+ * Areas whose engine does not exist yet. A screen whose engine does not exist is not in the nav:
+ * it could only show rows nobody's engine produced (or offer actions nothing carries out). Its
+ * route may stay registered, reachable by URL for its own tests. Take an area out of this list
+ * when its engine lands and its items come back.
+ */
+export type Engine = 'topology' | 'catalog' | 'logs' | 'playbooks' | 'notifications' | 'agents';
+export const ENGINES_NOT_BUILT: ReadonlySet<Engine> = new Set<Engine>([
+  'topology',
+  'catalog',
+  'logs',
+  'playbooks',
+  'notifications',
+  'agents',
+]);
 
 export interface NavGroup {
   label: string;
@@ -54,91 +73,117 @@ export const isNavGroup = (e: NavEntry): e is NavGroup => 'children' in e;
 const byLabel = (a: NavItem, b: NavItem) => a.label.localeCompare(b.label);
 
 /** Settings: Connections, the resource tables, Jobs History, Feature Flags, Log Backends, Event Queue, Agents, Integrations, Users; sorted by name. */
-export const SETTINGS_ITEMS: readonly NavItem[] = [
-  {
-    label: 'Connections',
-    to: '/settings/connections',
-    icon: Cable,
-    resource: 'connections',
-    features: ['settings.connections'],
-  },
-  { label: 'Canaries', to: '/settings/canaries', icon: Activity, resource: 'canaries', features: ['settings.health'] },
-  {
-    label: 'Config Scrapers',
-    to: '/catalog/scrapers',
-    icon: FileCode2,
-    resource: 'config_scrapers',
-    features: ['settings.config_scraper'],
-  },
-  {
-    label: 'Topologies',
-    to: '/settings/topologies',
-    icon: Network,
-    resource: 'topologies',
-    features: ['settings.topology'],
-  },
-  { label: 'Teams', to: '/settings/teams', icon: Users, resource: 'database', features: ['settings.teams'] },
-  {
-    label: 'Incident Rules',
-    to: '/settings/incident_rules',
-    icon: ShieldCheck,
-    resource: 'incident',
-    features: ['settings.rules', 'incidents'],
-  },
-  {
-    label: 'Notifications',
-    to: '/settings/notifications',
-    icon: Bell,
-    resource: 'notifications',
-    features: ['settings.notifications'],
-  },
-  {
-    label: 'Jobs History',
-    to: '/settings/jobs',
-    icon: History,
-    resource: 'database',
-    features: ['settings.job_history'],
-  },
-  {
-    label: 'Feature Flags',
-    to: '/settings/feature-flags',
-    icon: Flag,
-    resource: 'properties',
-    features: ['settings.feature_flags'],
-  },
-  {
-    label: 'Log Backends',
-    to: '/settings/logging_backends',
-    icon: ScrollText,
-    resource: 'logging_backends',
-    features: ['settings.logging_backends', 'logs'],
-  },
-  {
-    label: 'Event Queue',
-    to: '/settings/event-queue-status',
-    icon: Inbox,
-    resource: 'database',
-    features: ['settings.event_queue_status'],
-  },
-  { label: 'Agents', to: '/settings/agents', icon: Bot, resource: 'agents', features: ['agents'] },
-  {
-    label: 'Integrations',
-    to: '/settings/integrations',
-    icon: Plug,
-    resource: 'integrations',
-    features: ['settings.integrations'],
-  },
-  { label: 'Users', to: '/settings/users', icon: UserRound, resource: 'identities', features: ['settings.users'] },
-].sort(byLabel);
+export const SETTINGS_ITEMS: readonly NavItem[] = (
+  [
+    {
+      label: 'Connections',
+      to: '/settings/connections',
+      icon: Cable,
+      resource: 'connections',
+      features: ['settings.connections'],
+    },
+    {
+      label: 'Canaries',
+      to: '/settings/canaries',
+      icon: Activity,
+      resource: 'canaries',
+      features: ['settings.health'],
+    },
+    {
+      label: 'Config Scrapers',
+      to: '/catalog/scrapers',
+      icon: FileCode2,
+      resource: 'config_scrapers',
+      features: ['settings.config_scraper'],
+      engine: 'catalog',
+    },
+    {
+      label: 'Topologies',
+      to: '/settings/topologies',
+      icon: Network,
+      resource: 'topologies',
+      features: ['settings.topology'],
+      engine: 'topology',
+    },
+    { label: 'Teams', to: '/settings/teams', icon: Users, resource: 'database', features: ['settings.teams'] },
+    {
+      label: 'Incident Rules',
+      to: '/settings/incident_rules',
+      icon: ShieldCheck,
+      resource: 'incident',
+      features: ['settings.rules', 'incidents'],
+    },
+    {
+      label: 'Notifications',
+      to: '/settings/notifications',
+      icon: Bell,
+      resource: 'notifications',
+      features: ['settings.notifications'],
+      engine: 'notifications',
+    },
+    {
+      label: 'Jobs History',
+      to: '/settings/jobs',
+      icon: History,
+      resource: 'database',
+      features: ['settings.job_history'],
+    },
+    {
+      label: 'Feature Flags',
+      to: '/settings/feature-flags',
+      icon: Flag,
+      resource: 'properties',
+      features: ['settings.feature_flags'],
+    },
+    {
+      label: 'Log Backends',
+      to: '/settings/logging_backends',
+      icon: ScrollText,
+      resource: 'logging_backends',
+      features: ['settings.logging_backends', 'logs'],
+      engine: 'logs',
+    },
+    {
+      label: 'Event Queue',
+      to: '/settings/event-queue-status',
+      icon: Inbox,
+      resource: 'database',
+      features: ['settings.event_queue_status'],
+    },
+    { label: 'Agents', to: '/settings/agents', icon: Bot, resource: 'agents', features: ['agents'], engine: 'agents' },
+    {
+      label: 'Integrations',
+      to: '/settings/integrations',
+      icon: Plug,
+      resource: 'integrations',
+      features: ['settings.integrations'],
+    },
+    { label: 'Users', to: '/settings/users', icon: UserRound, resource: 'identities', features: ['settings.users'] },
+  ] satisfies NavItem[]
+).sort(byLabel);
 
 /** Main navigation, in the seed's order: Dashboard, Health, Incidents, Catalog, Logs, Playbooks, Settings. */
 export const NAVIGATION: readonly NavEntry[] = [
-  { label: 'Dashboard', to: '/topology', icon: LayoutDashboard, resource: 'topologies', features: ['topology'] },
+  {
+    label: 'Dashboard',
+    to: '/topology',
+    icon: LayoutDashboard,
+    resource: 'topologies',
+    features: ['topology'],
+    engine: 'topology',
+  },
   { label: 'Health', to: '/health', icon: HeartPulse, resource: 'canaries', features: ['health'] },
   { label: 'Incidents', to: '/incidents', icon: Siren, resource: 'incident', features: ['incidents'] },
-  { label: 'Catalog', to: '/catalog', icon: Boxes, resource: 'database', features: ['config'] },
-  { label: 'Logs', to: '/logs', icon: ScrollText, resource: 'logging_backends', features: ['logs'] },
-  { label: 'Playbooks', to: '/playbooks', icon: Workflow, resource: 'playbooks', features: ['playbooks'] },
+  { label: 'Catalog', to: '/catalog', icon: Boxes, resource: 'database', features: ['config'], engine: 'catalog' },
+  { label: 'Logs', to: '/logs', icon: ScrollText, resource: 'logging_backends', features: ['logs'], engine: 'logs' },
+  {
+    label: 'Playbooks',
+    to: '/playbooks',
+    icon: Workflow,
+    resource: 'playbooks',
+    features: ['playbooks'],
+    engine: 'playbooks',
+  },
   { label: 'Settings', icon: Settings, hiddenFromViewers: true, features: ['settings'], children: SETTINGS_ITEMS },
 ];
 
@@ -147,10 +192,16 @@ export const BRAND_ICON = Radar;
 export interface NavContext {
   isRegistered: (path: string) => boolean;
   session: Pick<Session, 'can' | 'isFeatureEnabled' | 'displayedRole'>;
+  /** defaults to ENGINES_NOT_BUILT */
+  enginesNotBuilt?: ReadonlySet<Engine>;
 }
 
-function itemVisible(item: NavItem, { isRegistered, session }: NavContext): boolean {
+function itemVisible(
+  item: NavItem,
+  { isRegistered, session, enginesNotBuilt = ENGINES_NOT_BUILT }: NavContext,
+): boolean {
   return (
+    !(item.engine && enginesNotBuilt.has(item.engine)) &&
     isRegistered(item.to) &&
     item.features.every((f) => session.isFeatureEnabled(f)) &&
     session.can(item.resource, 'read')
@@ -169,6 +220,18 @@ export function visibleNavigation(ctx: NavContext, nav: readonly NavEntry[] = NA
     } else if (itemVisible(entry, ctx)) out.push(entry);
   }
   return out;
+}
+
+/**
+ * Where / goes: the first screen of the navigation this user sees. The seed's home is the topology
+ * Dashboard; until the topology engine lands that is Health.
+ */
+export function homePath(ctx: NavContext, nav: readonly NavEntry[] = NAVIGATION): string {
+  for (const entry of visibleNavigation(ctx, nav)) {
+    const first = isNavGroup(entry) ? entry.children[0] : entry;
+    if (first) return first.to;
+  }
+  return '/profile-settings';
 }
 
 /** The nav item for a path (longest matching prefix), for the top bar's fallback title. */

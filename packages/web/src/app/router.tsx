@@ -1,12 +1,14 @@
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
-import { SessionProvider } from '../lib/session.tsx';
+import { SessionProvider, useSession } from '../lib/session.tsx';
+import { KnownRoutesProvider } from '../lib/known-routes.tsx';
 import { Shell } from './shell/shell.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { ErrorPage } from './errors/error-page.tsx';
 import { FlowErrorPage } from './errors/flow-error-page.tsx';
 import { RenderError } from './errors/render-error.tsx';
 import { RouteGuard } from './route-guard.tsx';
-import { FEATURE_ROUTES } from './routes.ts';
+import { FEATURE_ROUTES, isRegisteredPath } from './routes.ts';
+import { homePath } from './navigation.ts';
 import { FullPageLoader } from '../components/ui/full-page-state.tsx';
 
 /**
@@ -36,6 +38,21 @@ const ACCOUNT_ROUTES: RouteObject[] = [
   },
 ];
 
+/** Every screen learns from the route table which paths lead somewhere (lib/known-routes.tsx). */
+function KnownRoutes() {
+  return (
+    <KnownRoutesProvider isKnown={isRegisteredPath}>
+      <Outlet />
+    </KnownRoutesProvider>
+  );
+}
+
+/** / opens the first screen of this user's navigation (navigation.ts homePath). */
+function HomeRedirect() {
+  const session = useSession();
+  return <Navigate to={homePath({ isRegistered: isRegisteredPath, session })} replace />;
+}
+
 function SessionLayout() {
   return (
     <SessionProvider>
@@ -46,6 +63,7 @@ function SessionLayout() {
 
 export const routes: RouteObject[] = [
   {
+    element: <KnownRoutes />,
     errorElement: <RenderError />,
     hydrateFallbackElement: <FullPageLoader />,
     children: [
@@ -61,7 +79,7 @@ export const routes: RouteObject[] = [
               {
                 errorElement: <RenderError />,
                 children: [
-                  { index: true, element: <Navigate to="/topology" replace /> },
+                  { index: true, element: <HomeRedirect /> },
                   { path: 'configs', element: <Navigate to="/catalog" replace /> },
                   ...FEATURE_ROUTES.map((r): RouteObject => ({
                     element: <RouteGuard resource={r.resource} features={r.features} />,

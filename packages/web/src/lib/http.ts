@@ -39,9 +39,11 @@ function field(body: unknown, key: 'error' | 'message'): string | undefined {
   return undefined;
 }
 
-/** The generic failure text: the response's error field, else its message, else 'An error occurred'. */
+/**
+ * The generic failure text: the response's error field, else its message, else 'An error occurred'.
+ * A body that is not JSON (a proxy's HTML page, a stack trace) is never shown: it has neither field.
+ */
 export function messageFromBody(body: unknown): string {
-  if (typeof body === 'string' && body.trim()) return body;
   return field(body, 'error') ?? field(body, 'message') ?? MESSAGES.generic;
 }
 
@@ -200,5 +202,29 @@ export const fetchWithAuth: typeof fetch = async (input, init) => {
     throw transportError(err, false);
   }
   if (res.status === 401) handleUnauthorized();
-  return res;
+  return res.ok ? res : withJsonError(res);
 };
+
+/**
+ * PostgREST's client turns an error body that is not JSON into `{message: <the text>}`, which
+ * would put a proxy's HTML page in a toast; such a body becomes `{message: 'An error occurred'}`.
+ */
+async function withJsonError(res: Response): Promise<Response> {
+  const text = await res
+    .clone()
+    .text()
+    .catch(() => '');
+  if (!text.trim()) return res;
+  try {
+    JSON.parse(text);
+    return res;
+  } catch {
+    const headers = new Headers(res.headers);
+    headers.set('Content-Type', 'application/json');
+    return new Response(JSON.stringify({ message: MESSAGES.generic }), {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
+  }
+}

@@ -73,7 +73,8 @@ export function recoveryLinkRoute(
     const { flow: id, token } = req.query as { flow?: string; token?: string };
     const fr = await make(req, reply);
     const flow = isUuid(id) ? await loadFlow(fr.q, id, 'recovery') : undefined;
-    if (!flow || !token) throw new AuthError('not_found', { reason: 'The recovery link is not valid.' });
+    if (!flow || !token)
+      throw new AuthError('not_found', { reason: 'The recovery link is not valid.', redirectBrowserTo: '/recovery' });
     if (isExpired(flow)) throw new AuthError('self_service_flow_expired', { redirectBrowserTo: '/recovery' });
 
     const db = fr.ctx.db;

@@ -8,11 +8,14 @@ export function ErrorLayout({
   icon,
   title,
   children,
+  action,
   backTo = '/',
 }: {
   icon: ReactNode;
   title: ReactNode;
   children?: ReactNode;
+  /** the way forward, beside Go back */
+  action?: ReactNode;
   backTo?: string | null;
 }) {
   const Brand = BRAND_ICON;
@@ -30,13 +33,18 @@ export function ErrorLayout({
         </div>
         <h1 className="mt-4 text-base font-semibold text-gray-900">{title}</h1>
         {children}
-        {backTo !== null && (
-          <Link
-            to={backTo}
-            className="mt-6 inline-flex items-center gap-1.5 rounded-md border border-gray-300 bg-white px-3.5 py-2 text-sm font-medium text-gray-700 shadow-sm hover:bg-gray-50"
-          >
-            <ArrowLeft size={14} aria-hidden /> Go back
-          </Link>
+        {(action || backTo !== null) && (
+          <div className="mt-6 flex flex-wrap items-center justify-center gap-2">
+            {action}
+            {backTo !== null && (
+              <Link
+                to={backTo}
+                className="inline-flex items-center gap-1.5 rounded-md border border-gray-300 bg-white px-3.5 py-2 text-sm font-medium text-gray-700 shadow-sm hover:bg-gray-50"
+              >
+                <ArrowLeft size={14} aria-hidden /> Go back
+              </Link>
+            )}
+          </div>
         )}
       </main>
     </div>

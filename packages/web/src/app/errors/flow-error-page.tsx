@@ -1,21 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { CircleAlert } from 'lucide-react';
 import { ApiError, apiRequest } from '../../lib/http.ts';
+import { storedFlowErrorView } from '../../features/account/api/flow-errors.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { ErrorLayout } from './error-layout.tsx';
 
 const GONE = new Set([403, 404, 410]);
 
-function describe(body: unknown): string {
-  if (body === undefined || body === null) return '';
-  if (typeof body === 'string') return body;
-  return JSON.stringify(body, null, 2);
-}
-
 /**
  * /error/:id: an identity-flow error fetched by id. A missing, forbidden or expired one sends the
- * user home; anything else is shown.
+ * user home; anything else is shown as a person reads it (the catalogue's message, why, and the
+ * way forward the server named: a used invitation link leads to Recover account), never as JSON.
  */
 export function FlowErrorPage() {
   const { id = '' } = useParams();
@@ -33,16 +29,26 @@ export function FlowErrorPage() {
       </div>
     );
   }
-  const body =
-    query.error instanceof ApiError ? (query.error.body ?? query.error.message) : (query.data ?? query.error?.message);
+  const view = storedFlowErrorView(query.error instanceof ApiError ? query.error.body : (query.data ?? query.error));
   return (
-    <ErrorLayout icon={<CircleAlert size={24} aria-hidden />} title="An error occurred">
-      <pre
-        className="mt-4 max-h-80 overflow-auto rounded-md bg-gray-50 p-3 text-left font-mono text-xs whitespace-pre-wrap text-gray-700"
-        data-testid="flow-error-body"
-      >
-        {describe(body)}
-      </pre>
+    <ErrorLayout
+      icon={<CircleAlert size={24} aria-hidden />}
+      title="An error occurred"
+      action={
+        view.next && (
+          <Link
+            to={view.next.to}
+            className="inline-flex items-center rounded-md border border-blue-600 bg-blue-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-blue-700"
+          >
+            {view.next.label}
+          </Link>
+        )
+      }
+    >
+      <div className="mt-3 space-y-1 text-sm" data-testid="flow-error-body">
+        <p className="text-gray-800">{view.message}</p>
+        {view.reason && <p className="text-gray-500">{view.reason}</p>}
+      </div>
     </ErrorLayout>
   );
 }

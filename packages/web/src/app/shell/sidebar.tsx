@@ -13,7 +13,15 @@ import {
   DropdownMenuLabel,
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu.tsx';
-import { BRAND_ICON, isNavGroup, visibleNavigation, type NavGroup, type NavItem } from '../navigation.ts';
+import {
+  BRAND_ICON,
+  ENGINES_NOT_BUILT,
+  isNavGroup,
+  visibleNavigation,
+  type Engine,
+  type NavGroup,
+  type NavItem,
+} from '../navigation.ts';
 import { isRegisteredPath } from '../routes.ts';
 
 const itemClass = (active: boolean, collapsed: boolean) =>
@@ -107,13 +115,20 @@ export interface SidebarProps {
   onToggle: () => void;
   /** Which paths lead to a screen (defaults to the route table). */
   isRegistered?: (path: string) => boolean;
+  /** Areas whose screens stay out of the nav (defaults to ENGINES_NOT_BUILT). */
+  enginesNotBuilt?: ReadonlySet<Engine>;
 }
 
 /** The collapsible sidebar: brand, main navigation, Settings submenu, version and collapse control. */
-export function Sidebar({ collapsed, onToggle, isRegistered = isRegisteredPath }: SidebarProps) {
+export function Sidebar({
+  collapsed,
+  onToggle,
+  isRegistered = isRegisteredPath,
+  enginesNotBuilt = ENGINES_NOT_BUILT,
+}: SidebarProps) {
   const session = useSession();
   const about = useQuery(aboutQuery);
-  const nav = visibleNavigation({ isRegistered, session });
+  const nav = visibleNavigation({ isRegistered, session, enginesNotBuilt });
   const Brand = BRAND_ICON;
   const ToggleIcon = collapsed ? PanelLeftOpen : PanelLeftClose;
   return (

@@ -11,6 +11,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu.tsx';
+import { useLinkTo } from '../../lib/known-routes.tsx';
 import { navItemFor } from '../navigation.ts';
 import { UserMenu } from './user-menu.tsx';
 
@@ -33,8 +34,11 @@ function SectionTitle() {
 export function TopBar() {
   const queryClient = useQueryClient();
   const fetching = useIsFetching() > 0;
+  // the bell shows once the notifications screen exists
+  const notifications = useLinkTo()('/notifications');
   return (
-    <header className="flex h-14 shrink-0 items-center justify-between gap-4 border-b border-gray-200 bg-white px-4 sm:px-6">
+    // at least 56 px; taller when a page's controls wrap onto a second line (narrow windows)
+    <header className="flex min-h-14 shrink-0 items-center justify-between gap-4 border-b border-gray-200 bg-white px-4 py-2 sm:px-6">
       <PageTitleOutlet fallback={<SectionTitle />} className="min-w-0 flex-1" />
       <div className="flex shrink-0 items-center gap-1">
         <Tooltip content="Refresh">
@@ -47,11 +51,13 @@ export function TopBar() {
             <RotateCw size={17} aria-hidden className={cn(fetching && 'animate-spin')} />
           </button>
         </Tooltip>
-        <Tooltip content="Notifications">
-          <Link to="/notifications" className={iconButton} aria-label="Notifications">
-            <Bell size={17} aria-hidden />
-          </Link>
-        </Tooltip>
+        {notifications && (
+          <Tooltip content="Notifications">
+            <Link to={notifications} className={iconButton} aria-label="Notifications">
+              <Bell size={17} aria-hidden />
+            </Link>
+          </Tooltip>
+        )}
         <DropdownMenu>
           <DropdownMenuTrigger className={iconButton} aria-label="Help">
             <CircleHelp size={17} aria-hidden />

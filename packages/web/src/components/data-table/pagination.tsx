@@ -32,14 +32,25 @@ export function PaginationBar({
   const canNext = current < pages - 1;
   const goToId = useId();
   const sizeId = useId();
+  const noteId = useId();
   const [goTo, setGoTo] = useState('');
+  // what became of a page number outside 1..pages (clamped), until the next one is typed
+  const [note, setNote] = useState<string | null>(null);
   const sizes = pageSizes.includes(pageSize) ? pageSizes : [...pageSizes, pageSize].sort((a, b) => a - b);
 
+  // The form does not use the browser's own min/max validation (noValidate): Enter on 0 or 999
+  // did nothing at all. The number is clamped to the page range and the clamp is said.
   const submitGoTo = (e: FormEvent) => {
     e.preventDefault();
+    if (goTo.trim() === '') return;
     const n = Math.floor(Number(goTo));
-    if (!Number.isFinite(n) || goTo.trim() === '') return;
-    onPageChange(Math.min(Math.max(n, 1), pages) - 1);
+    if (!Number.isFinite(n)) {
+      setNote(`Pages go from 1 to ${pages}`);
+      return;
+    }
+    const page = Math.min(Math.max(n, 1), pages);
+    setNote(page === n ? null : `There is no page ${goTo.trim()}: pages go from 1 to ${pages}`);
+    onPageChange(page - 1);
     setGoTo('');
   };
 
@@ -50,10 +61,14 @@ export function PaginationBar({
     >
       <div className="flex items-center gap-4">
         <span aria-live="polite" className="font-medium text-gray-700">{`Page ${current + 1} of ${pages}`}</span>
-        {rowCount !== undefined && <span className="text-gray-400">{rowCount.toLocaleString()} {rowCount === 1 ? 'row' : 'rows'}</span>}
+        {rowCount !== undefined && (
+          <span className="text-gray-400">
+            {rowCount.toLocaleString()} {rowCount === 1 ? 'row' : 'rows'}
+          </span>
+        )}
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <form onSubmit={submitGoTo} className="flex items-center gap-1.5">
+        <form onSubmit={submitGoTo} noValidate className="flex items-center gap-1.5">
           <label htmlFor={goToId} className="whitespace-nowrap">
             Go to page
           </label>
@@ -64,11 +79,20 @@ export function PaginationBar({
             max={pages}
             value={goTo}
             placeholder={String(current + 1)}
-            onChange={(e) => setGoTo(e.target.value)}
+            onChange={(e) => {
+              setGoTo(e.target.value);
+              setNote(null);
+            }}
             onBlur={(e) => e.currentTarget.form?.requestSubmit()}
             disabled={disabled}
+            aria-describedby={note ? noteId : undefined}
             className="h-8 w-16 rounded-md border border-gray-300 px-2 text-sm focus:border-blue-500 focus:ring-1 focus:ring-blue-500 focus:outline-none"
           />
+          {note && (
+            <span id={noteId} role="status" className="text-xs text-amber-700">
+              {note}
+            </span>
+          )}
         </form>
         <div className="flex items-center gap-1.5">
           <label htmlFor={sizeId} className="whitespace-nowrap">

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { DataTable, dataTableColumns, type DataTablePagination } from '../data-table/index.ts';
 import type { SortParam } from '../../lib/url-state.ts';
 import { formatDateTime, formatDuration, formatRelative } from '../../lib/format.ts';
+import { useLinkTo } from '../../lib/known-routes.tsx';
 import { JobStatusBadge } from './job-status.tsx';
 import { JobDetailsModal } from './job-details-modal.tsx';
 import { initialTab, type JobDetails } from './job-details.ts';
@@ -49,6 +50,24 @@ export function resourceLink(type: string | null, id: string | null): string | u
   }
 }
 
+/** The resource a job ran on, linked when its screen exists (an agent's does not yet). */
+function ResourceCell({ row: r }: { row: JobHistoryRow }) {
+  const to = useLinkTo()(resourceLink(r.resource_type, r.resource_id));
+  const text = r.resource_name ?? r.resource_id ?? '';
+  return (
+    <span className="flex flex-col">
+      {to ? (
+        <Link to={to} onClick={(e) => e.stopPropagation()} className="text-blue-700 hover:underline">
+          {text}
+        </Link>
+      ) : (
+        <span>{text}</span>
+      )}
+      {r.resource_type && <span className="text-xs text-gray-500">{r.resource_type}</span>}
+    </span>
+  );
+}
+
 const col = dataTableColumns<JobHistoryRow>();
 
 const columns = col.columns([
@@ -59,22 +78,7 @@ const columns = col.columns([
   col.accessor('resource_name', {
     header: 'Resource',
     enableSorting: false,
-    cell: ({ row: { original: r } }) => {
-      const to = resourceLink(r.resource_type, r.resource_id);
-      const text = r.resource_name ?? r.resource_id ?? '';
-      return (
-        <span className="flex flex-col">
-          {to ? (
-            <Link to={to} onClick={(e) => e.stopPropagation()} className="text-blue-700 hover:underline">
-              {text}
-            </Link>
-          ) : (
-            <span>{text}</span>
-          )}
-          {r.resource_type && <span className="text-xs text-gray-500">{r.resource_type}</span>}
-        </span>
-      );
-    },
+    cell: ({ row: { original: r } }) => <ResourceCell row={r} />,
   }),
   col.accessor('agent', { header: 'Agent', enableSorting: false, cell: (c) => c.getValue()?.name ?? '' }),
   col.accessor('status', { header: 'Status', cell: (c) => <JobStatusBadge status={c.getValue()} /> }),

@@ -26,6 +26,12 @@ export interface SettingsResourceConfig {
   fields: readonly FormField[];
   /** generic resources: the columns the Code tab edits */
   codeFields?: readonly string[];
+  /** of those, the ones a save needs (seed 002 section 5: a notification rule needs events) */
+  requiredCodeFields?: readonly string[];
+  /** the submit button of a new resource (default Save); an existing one's is Update */
+  addLabel?: string;
+  /** the submit button is disabled while the form is invalid (log backends, topologies) */
+  disableSubmitWhileInvalid?: boolean;
   tabs: readonly DetailTab[];
 }
 
@@ -56,6 +62,8 @@ export const SETTINGS_RESOURCES: readonly SettingsResourceConfig[] = [
     hiddenColumns: ['schedule'],
     schemaKind: 'topology',
     fields: SCHEDULED,
+    // seed 002 section 5: the topology form's Save is disabled while the form is invalid
+    disableSubmitWhileInvalid: true,
     tabs: ['spec', 'jobHistory'],
   },
   {
@@ -109,6 +117,9 @@ export const SETTINGS_RESOURCES: readonly SettingsResourceConfig[] = [
     hiddenColumns: ['schedule', 'namespace'],
     schemaKind: 'logging_backend',
     fields: ['namespace', 'labels', 'spec'],
+    // seed 000 section 5: name required; Add/Update disabled while invalid
+    addLabel: 'Add',
+    disableSubmitWhileInvalid: true,
     tabs: ['spec', 'jobHistory'],
   },
   {
@@ -134,6 +145,7 @@ export const SETTINGS_RESOURCES: readonly SettingsResourceConfig[] = [
       'team_id',
       'custom_services',
     ],
+    requiredCodeFields: ['events'],
     tabs: ['spec', 'jobHistory'],
   },
 ];

@@ -1,5 +1,6 @@
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { isFlow, isFlowErrorBody, type Flow, type FlowType } from './flow-types.ts';
+import { resolveRedirect } from './redirects.ts';
 
 /** The account flow messages of the error catalogue (seed 002 section 8). */
 export const FLOW_ERROR_MESSAGES = {
@@ -71,4 +72,46 @@ export function decideFlowError(err: unknown, type: FlowType, currentPath: strin
   if (type === 'verification' && err.status === 403) return { kind: 'restart' };
   const reason = isFlowErrorBody(body) ? body.error.reason : undefined;
   return { kind: 'fail', message: reason ?? err.message };
+}
+
+/** The account pages by path, with the titles they show (seed 002 section 2.19). */
+const PAGE_TITLES: Record<string, string> = {
+  '/login': 'Sign in',
+  '/registration': 'Create account',
+  '/recovery': 'Recover account',
+  '/verification': 'Verify your account',
+  '/profile-settings': 'Profile Settings',
+};
+
+export interface StoredFlowErrorView {
+  /** the catalogue's message (seed 002 section 8), else the server's */
+  message: string;
+  /** why, when the server says more (e.g. 'The recovery link was already used or has expired.') */
+  reason?: string;
+  /** the way forward the server named (an app path) and its label */
+  next?: { to: string; label: string };
+}
+
+/**
+ * What the flow-error page (/error/:id) shows for a stored flow error: a used or unknown
+ * invitation or recovery link is an interaction that expired, whose way forward is the form
+ * again. Never the raw body. Anything that is not a flow error: its message, or 'An error occurred'.
+ */
+export function storedFlowErrorView(body: unknown): StoredFlowErrorView {
+  if (!isFlowErrorBody(body)) {
+    const nested = (body as { error?: { message?: unknown } } | null)?.error?.message;
+    return { message: typeof nested === 'string' && nested.trim() ? nested : errorMessage(body) };
+  }
+  const id = body.error.id;
+  const message =
+    id === 'not_found'
+      ? FLOW_ERROR_MESSAGES.self_service_flow_expired
+      : ((FLOW_ERROR_MESSAGES as Record<string, string>)[id] ?? body.error.message ?? body.message);
+  const reason = body.error.reason && body.error.reason !== message ? body.error.reason : undefined;
+  let next: StoredFlowErrorView['next'];
+  if (body.redirect_browser_to) {
+    const r = resolveRedirect(body.redirect_browser_to);
+    if (!r.external) next = { to: r.path, label: PAGE_TITLES[r.path.split(/[?#]/, 1)[0]] ?? 'Continue' };
+  }
+  return { message, reason, next };
 }

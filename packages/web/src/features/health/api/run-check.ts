@@ -22,6 +22,10 @@ export function useRunCheck() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (checkId: string) => apiPost<CheckRunResult>(`/api/canary/run/check/${encodeURIComponent(checkId)}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['health'] }),
+    // A run's outcome is awaited into the views (the button reads Running… until they show it);
+    // after a failure they refresh in the background, so an offline click is done at once rather
+    // than when the refetches give up.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['health'] }),
+    onError: () => void queryClient.invalidateQueries({ queryKey: ['health'] }),
   });
 }

@@ -36,15 +36,29 @@ function buildColumns(groupBy: string): DataTableColumn<CheckSummary>[] {
         const c = row.original;
         const agent = agentName(c);
         return (
-          <span className="flex min-w-0 items-center gap-2">
-            <CheckIcon icon={c.icon} type={c.type} />
-            <span className="truncate font-medium text-gray-900" title={c.description ?? c.name} data-testid="check-row-name">
-              {c.name}
+          // The name keeps its room: the agent badge gives way first, truncated, and in a cell
+          // narrower than 12rem (a 700 px window) it is left out (the drawer and Agent tabs say it).
+          <div className="@container">
+            <span className="flex min-w-0 items-center gap-2">
+              <CheckIcon icon={c.icon} type={c.type} />
+              <span
+                className="min-w-[4.5rem] truncate font-medium text-gray-900"
+                title={c.description ?? c.name}
+                data-testid="check-row-name"
+              >
+                {c.name}
+              </span>
+              {agent !== 'local' && (
+                <span
+                  className="max-w-[50%] min-w-0 shrink-[3] truncate rounded bg-indigo-50 px-1.5 text-xs text-indigo-700 @max-[12rem]:hidden"
+                  title={agent}
+                  data-testid="check-row-agent"
+                >
+                  {agent}
+                </span>
+              )}
             </span>
-            {agent !== 'local' && (
-              <span className="shrink-0 rounded bg-indigo-50 px-1.5 text-xs text-indigo-700">{agent}</span>
-            )}
-          </span>
+          </div>
         );
       },
       meta: { className: 'w-[40%] max-w-0' },
@@ -118,7 +132,16 @@ const GROUPED = ['group'] as const;
 const NOT_GROUPED: readonly string[] = [];
 
 /** The table layout: virtual rows, groups that expand (open by default) and sortable columns. */
-export function ChecksTable({ checks, groupBy, isLoading, sortBy, sortDesc, onSortChange, selectedId, onOpen }: ChecksTableProps) {
+export function ChecksTable({
+  checks,
+  groupBy,
+  isLoading,
+  sortBy,
+  sortDesc,
+  onSortChange,
+  selectedId,
+  onOpen,
+}: ChecksTableProps) {
   const columns = useMemo(() => buildColumns(groupBy), [groupBy]);
   const sorting = useMemo(() => (sortBy ? [{ id: sortBy, desc: sortDesc }] : []), [sortBy, sortDesc]);
   const grouped = groupBy !== NO_GROUPING;

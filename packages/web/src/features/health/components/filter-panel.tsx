@@ -48,7 +48,7 @@ export function FilterPanel({
   };
 
   return (
-    <aside className="flex w-full flex-col gap-5 lg:w-60 lg:shrink-0" aria-label="Filters">
+    <aside className="flex w-full flex-col gap-5 xl:w-60 xl:shrink-0" aria-label="Filters">
       <section>
         <h2 className="mb-2 text-xs font-semibold tracking-wide text-gray-500 uppercase">Filter by Health</h2>
         <div className="flex items-center justify-between rounded-md border border-gray-200 bg-white px-3 py-2">
@@ -73,7 +73,7 @@ export function FilterPanel({
         {byKey.length === 0 ? (
           <p className="text-sm text-gray-400">No labels</p>
         ) : (
-          <div className="flex flex-wrap gap-2 lg:flex-col" data-testid="label-filters">
+          <div className="flex flex-wrap gap-2 xl:flex-col" data-testid="label-filters">
             {byKey.map(([key, options]) => {
               const value: TriStateMap = {};
               for (const o of options) if (labels[o.id]) value[o.id] = labels[o.id];
@@ -81,7 +81,7 @@ export function FilterPanel({
                 <TriStateFilter
                   key={key}
                   label={key}
-                  className="lg:w-full lg:justify-between"
+                  className="xl:w-full xl:justify-between"
                   options={options.map((o) => ({ value: o.id, label: `${o.value}${o.count ? ` (${o.count})` : ''}` }))}
                   value={value}
                   onChange={(next) => setKey(key, next)}

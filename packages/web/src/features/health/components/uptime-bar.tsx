@@ -24,13 +24,17 @@ export function UptimeBar({
   const failedPct = pct === undefined ? 0 : 100 - pct;
   return (
     <span
-      className={cn('inline-flex min-w-24 flex-col gap-1', className)}
+      // narrower under 1024 px, so a table's name column keeps its room
+      className={cn('inline-flex min-w-16 flex-col gap-1 lg:min-w-24', className)}
       title={`${passed} passed, ${failed} failed`}
     >
       <span className="text-sm tabular-nums">{formatPercent(pct, decimals)}</span>
       <span className="h-1.5 w-full overflow-hidden rounded-full bg-gray-200" aria-hidden>
         {pct !== undefined && (
-          <span className={cn('block h-full', BAR[uptimeBarColour(failedPct)])} style={{ width: `${Math.max(pct, 2)}%` }} />
+          <span
+            className={cn('block h-full', BAR[uptimeBarColour(failedPct)])}
+            style={{ width: `${Math.max(pct, 2)}%` }}
+          />
         )}
       </span>
     </span>

@@ -25,7 +25,9 @@ import { TimeRangeSelect } from '../components/time-range-select.tsx';
 
 // The drawer brings the chart library and the code editor: loaded when a check is opened, so the
 // dashboard's first rows don't wait for them.
-const CheckDrawer = lazy(() => import('../components/check-drawer/check-drawer.tsx').then((m) => ({ default: m.CheckDrawer })));
+const CheckDrawer = lazy(() =>
+  import('../components/check-drawer/check-drawer.tsx').then((m) => ({ default: m.CheckDrawer })),
+);
 
 export interface HealthPageProps {
   /**
@@ -56,7 +58,9 @@ export function HealthPage({ canaryForm, embedded }: HealthPageProps) {
     const names = agents.data;
     if (!summary.data || !names) return summary.data;
     return summary.data.map((c) =>
-      !c.agent?.name && c.agent_id && names[c.agent_id] ? { ...c, agent: { id: c.agent_id, name: names[c.agent_id] } } : c,
+      !c.agent?.name && c.agent_id && names[c.agent_id]
+        ? { ...c, agent: { id: c.agent_id, name: names[c.agent_id] } }
+        : c,
     );
   }, [summary.data, agents.data]);
 
@@ -94,20 +98,25 @@ export function HealthPage({ canaryForm, embedded }: HealthPageProps) {
   const pivoting = p.layout === 'table' && p.pivotBy === 'labels' && !!p.pivotLabel;
 
   return (
-    <div className="flex min-h-full flex-col gap-4 p-4 lg:flex-row lg:p-6" data-testid="health-page">
+    // The filters stand beside the checks from 1280 px; narrower, above them, so the table keeps
+    // the width its columns need (at 1024 px beside it, names were squeezed out).
+    <div className="flex min-h-full flex-col gap-4 p-4 lg:p-6 xl:flex-row" data-testid="health-page">
       <PageTitle documentTitle="Health">
-        <div className="flex min-w-0 flex-1 items-center justify-between gap-3">
-          <h1 className="truncate text-sm font-semibold text-gray-900">Health</h1>
-          <div className="flex items-center gap-2">
-            <AccessGuard resource="canaries" action="write">
-              <Button variant="primary" onClick={() => setAdding(true)} aria-label="Add check">
-                <Plus size={15} aria-hidden /> Add Check
-              </Button>
-            </AccessGuard>
-            <PassingCounter passing={view.passing} failing={view.failing} />
-            <RefreshSelect value={refresh} onChange={setRefresh} timeRange={p.timeRange} />
-            <TimeRangeSelect value={p.timeRange} onChange={(timeRange) => set({ timeRange })} />
-          </div>
+        {/* narrow windows: the controls wrap onto more lines of the top bar rather than
+            squeezing the selects to their icons */}
+        <div
+          className="flex min-w-0 flex-1 flex-wrap items-center gap-2 [&>*]:shrink-0"
+          data-testid="health-header-controls"
+        >
+          <h1 className="mr-1 text-sm font-semibold text-gray-900">Health</h1>
+          <AccessGuard resource="canaries" action="write">
+            <Button variant="primary" onClick={() => setAdding(true)} aria-label="Add check">
+              <Plus size={15} aria-hidden /> Add Check
+            </Button>
+          </AccessGuard>
+          <PassingCounter passing={view.passing} failing={view.failing} />
+          <RefreshSelect value={refresh} onChange={setRefresh} timeRange={p.timeRange} />
+          <TimeRangeSelect value={p.timeRange} onChange={(timeRange) => set({ timeRange })} />
         </div>
       </PageTitle>
       <FilterPanel

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isUuid } from '../../../lib/ids.ts';
 import { db, unwrap, unwrapWithCount } from '../../../lib/api.ts';
 import type { IntegrationResource, IntegrationTable, IntegrationType } from '../types.ts';
 
@@ -62,6 +63,7 @@ export function useIntegrationResource(table: IntegrationTable | undefined, id: 
     queryKey: [...integrationsKey, 'item', table, id],
     enabled: !!table,
     queryFn: async ({ signal }) => {
+      if (!isUuid(id)) return null;
       const rows = unwrap(
         await db.from(table!).select('*').eq('id', id).is('deleted_at', null).abortSignal(signal),
       ) as IntegrationResource[];

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SETTINGS_LIST_LIMIT } from '@watchdeck/core';
+import { isUuid } from '../../../lib/ids.ts';
 import { db, unwrap } from '../../../lib/api.ts';
 import type { SettingsResourceConfig } from '../resources.ts';
 import type { SettingsRow } from './types.ts';
@@ -32,6 +33,7 @@ export function useSettingsItem(c: SettingsResourceConfig, id: string) {
   return useQuery({
     queryKey: itemKey(c, id),
     queryFn: async ({ signal }) => {
+      if (!isUuid(id)) return null;
       const rows = unwrap(
         await db.from(c.table).select('*').eq('id', id).is('deleted_at', null).abortSignal(signal),
       ) as SettingsRow[];

@@ -1,4 +1,4 @@
-import { parse, stringify } from 'yaml';
+import { parse, parseDocument, stringify } from 'yaml';
 import type { SettingsResourceConfig } from '../resources.ts';
 import type { SettingsRow } from '../api/types.ts';
 
@@ -63,23 +63,47 @@ export function initialValues(c: SettingsResourceConfig, row: SettingsRow | null
 
 /**
  * The payload the form writes. The Schedule select is the resource's schedule; when the spec
- * also carries a `schedule` key it is kept equal, so the YAML never contradicts the select.
+ * also carries a `schedule` key it is kept equal, so the YAML never contradicts the select. A
+ * schedule typed in the spec while the select says None is the schedule (never dropped).
  */
 export function formPayload(c: SettingsResourceConfig, v: ResourceFormValues): Record<string, unknown> {
   const out: Record<string, unknown> = { name: v.name.trim() };
+  const spec = c.fields.includes('spec') ? (parseYamlMapping(v.spec) ?? {}) : undefined;
+  const typed = typeof spec?.schedule === 'string' ? spec.schedule.trim() : '';
+  const schedule = v.schedule || typed;
   if (c.fields.includes('icon')) out.icon = v.icon.trim() || null;
   if (c.fields.includes('namespace')) out.namespace = v.namespace.trim() || 'default';
   if (c.fields.includes('labels')) out.labels = parseLabels(v.labels) ?? {};
-  if (c.fields.includes('schedule')) out.schedule = v.schedule || null;
-  if (c.fields.includes('spec')) {
-    const spec = parseYamlMapping(v.spec) ?? {};
+  if (c.fields.includes('schedule')) out.schedule = schedule || null;
+  if (spec) {
     if (c.fields.includes('schedule') && 'schedule' in spec) {
-      if (v.schedule) spec.schedule = v.schedule;
+      if (schedule) spec.schedule = schedule;
       else delete spec.schedule;
     }
     out.spec = spec;
   }
   return out;
+}
+
+/** The `schedule` of a spec document: a string, undefined without one, null when it does not parse. */
+export function scheduleInSpec(text: string): string | undefined | null {
+  const spec = parseYamlMapping(text);
+  if (!spec) return null;
+  return typeof spec.schedule === 'string' && spec.schedule.trim() ? spec.schedule.trim() : undefined;
+}
+
+/**
+ * The spec text with its `schedule` key set to the select's choice (removed for None), the rest
+ * of the document, comments included, as written. A spec without the key is left alone: the
+ * select's schedule is the resource's own column.
+ */
+export function withSpecSchedule(text: string, schedule: string): string {
+  if (scheduleInSpec(text) === null) return text;
+  const doc = parseDocument(text);
+  if (!doc.has('schedule')) return text;
+  if (schedule) doc.set('schedule', schedule);
+  else doc.delete('schedule');
+  return doc.toString();
 }
 
 /** What the Code tab shows: the editable columns of the resource as one YAML document. */
@@ -113,7 +137,10 @@ export function valuesFromCode(
     icon: str('icon', current.icon),
     namespace: str('namespace', current.namespace) || 'default',
     labels: isRecord(doc.labels) && Object.keys(doc.labels).length ? JSON.stringify(doc.labels, null, 2) : '{}',
-    schedule: str('schedule', current.schedule),
+    // a schedule only in the spec is the schedule (formPayload keeps the two equal)
+    schedule:
+      str('schedule', current.schedule) ||
+      (isRecord(doc.spec) && typeof doc.spec.schedule === 'string' ? doc.spec.schedule : ''),
     spec: isRecord(doc.spec) ? toYaml(doc.spec) : '',
     code,
   };

@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { Controller, FormProvider, useForm, type Path } from 'react-hook-form';
+import { useId, useRef, useState } from 'react';
+import { Controller, FormProvider, useForm, useWatch, type Path } from 'react-hook-form';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Trash2 } from 'lucide-react';
 import { CodeEditor, useJsonSchema } from '../../../components/code-editor/index.ts';
@@ -22,8 +22,10 @@ import {
   initialValues,
   parseLabels,
   parseYamlMapping,
+  scheduleInSpec,
   toYaml,
   valuesFromCode,
+  withSpecSchedule,
   type ResourceFormValues,
 } from './form-model.ts';
 import { createdMessage, deletedMessage, updatedMessage } from './messages.ts';
@@ -47,6 +49,16 @@ function fieldOfMessage(message: string): Path<ResourceFormValues> | undefined {
   return m ? (m[1] as Path<ResourceFormValues>) : undefined;
 }
 
+const isBlank = (v: unknown) =>
+  v === undefined || v === null || (typeof v === 'string' && !v.trim()) || (Array.isArray(v) && !v.length);
+
+/**
+ * A row that comes from somewhere else (source KubernetesCRD, a sync) is changed there: seed 002
+ * section 4 allows a save only when the source is UI or empty. The server refuses the write too.
+ */
+export const isManagedElsewhere = (row: SettingsRow | null | undefined) =>
+  !!row?.id && !!row.source && row.source !== 'UI';
+
 /**
  * The spec form (seed 002 sections 2.8, 4 and 5): Name, Icon, Namespace, Labels (JSON), Schedule,
  * Spec (YAML with the kind's schema), Save for a new resource, Update and Delete for one with an
@@ -55,7 +67,8 @@ function fieldOfMessage(message: string): Path<ResourceFormValues> | undefined {
 export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: ResourceFormProps) {
   const formType = !!c.schemaKind;
   const editing = !!row?.id;
-  const readOnly = !canWrite;
+  const managedElsewhere = isManagedElsewhere(row);
+  const readOnly = !canWrite || managedElsewhere;
   const [tab, setTab] = useState<Tab>(formType ? 'form' : 'code');
   const [confirmDelete, setConfirmDelete] = useState(false);
   const form = useForm<ResourceFormValues>({ mode: 'onTouched', defaultValues: initialValues(c, row) });
@@ -65,6 +78,30 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
   const whoami = useWhoami();
   const ids = { labels: useId(), schedule: useId(), spec: useId(), code: useId(), source: useId() };
   const busy = create.isPending || update.isPending;
+  // On the Code tab the document is what gets saved: a mapping, with a name where one is needed.
+  const code = useWatch({ control, name: 'code' });
+  const codeValid =
+    parseYamlMapping(code) !== undefined && (!!c.codeFields || !!valuesFromCode(c, code, getValues())?.name.trim());
+  const invalid = tab === 'form' ? !formState.isValid : !codeValid;
+
+  // The Schedule select and a `schedule` in the Spec YAML are one value: typing a schedule in the
+  // spec moves the select to it, choosing one in the select rewrites the spec's key.
+  const specSchedule = useRef(scheduleInSpec(form.getValues('spec')));
+  const onSpecTyped = (text: string) => {
+    const typed = scheduleInSpec(text);
+    if (typed === null || typed === specSchedule.current) return; // unparseable YAML is ignored
+    specSchedule.current = typed;
+    if (typed && c.fields.includes('schedule') && typed !== getValues('schedule'))
+      setValue('schedule', typed, { shouldDirty: true });
+  };
+  const onScheduleChosen = (schedule: string) => {
+    const spec = getValues('spec');
+    const next = withSpecSchedule(spec, schedule);
+    if (next !== spec) {
+      setValue('spec', next, { shouldDirty: true });
+      specSchedule.current = scheduleInSpec(next);
+    }
+  };
 
   const switchTab = (next: Tab) => {
     if (next === tab) return;
@@ -74,6 +111,7 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
       // Unparseable YAML is ignored: the form keeps what it had.
       const fromCode = valuesFromCode(c, v.code, v);
       if (fromCode) for (const [k, val] of Object.entries(fromCode)) setValue(k as keyof ResourceFormValues, val);
+      specSchedule.current = scheduleInSpec(getValues('spec'));
     }
     setTab(next);
   };
@@ -85,7 +123,15 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
       setError('code', { message: CODE_YAML_MESSAGE });
       return undefined;
     }
-    if (c.codeFields) return Object.fromEntries(Object.entries(doc).filter(([k]) => c.codeFields!.includes(k)));
+    if (c.codeFields) {
+      const picked = Object.fromEntries(Object.entries(doc).filter(([k]) => c.codeFields!.includes(k)));
+      const missing = c.requiredCodeFields?.find((k) => isBlank(picked[k]));
+      if (missing) {
+        setError('code', { message: `${missing}: ${FIELD_REQUIRED_MESSAGE}` });
+        return undefined;
+      }
+      return picked;
+    }
     const values = valuesFromCode(c, v.code, v)!;
     if (!values.name.trim()) {
       setError('code', { message: `name: ${FIELD_REQUIRED_MESSAGE}` });
@@ -97,7 +143,9 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
   const showServerError = (err: unknown) => {
     const message = errorMessage(err);
     const field = fieldOfMessage(message);
-    if (tab === 'code' && field) setError('code', { message });
+    // 'events is required' on the Code tab of a notification rule
+    const codeField = c.codeFields?.some((k) => new RegExp(`^${k}\\b`).test(message));
+    if (tab === 'code' && (field || codeField)) setError('code', { message });
     else if (field && (field === 'name' || c.fields.includes(field as never))) setError(field, { message });
     else toastError(err);
   };
@@ -185,6 +233,10 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
                           <select
                             id={ids.schedule}
                             {...field}
+                            onChange={(e) => {
+                              field.onChange(e);
+                              onScheduleChosen(e.target.value);
+                            }}
                             disabled={readOnly}
                             className={inputClass(!!fieldState.error)}
                           >
@@ -246,7 +298,10 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
                       language="yaml"
                       schema={schema.data}
                       value={field.value}
-                      onChange={field.onChange}
+                      onChange={(text) => {
+                        field.onChange(text);
+                        onSpecTyped(text);
+                      }}
                       onBlur={field.onBlur}
                       readOnly={readOnly}
                       invalid={!!fieldState.error}
@@ -278,7 +333,12 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
             />
           </Tabs.Content>
         </Tabs.Root>
-        {canWrite && (
+        {managedElsewhere && (
+          <p role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-800">
+            This {c.name.toLowerCase()} comes from {row!.source}: it can only be changed there.
+          </p>
+        )}
+        {canWrite && !managedElsewhere && (
           <div className="flex items-center justify-end gap-2 border-t border-gray-200 pt-3">
             {editing && (
               <Button
@@ -290,8 +350,12 @@ export function ResourceForm({ config: c, row, canWrite, onSaved, onDeleted }: R
                 <Trash2 size={14} aria-hidden /> Delete
               </Button>
             )}
-            <Button type="submit" variant="primary" disabled={busy || formState.isSubmitting}>
-              {busy ? (editing ? 'Updating…' : 'Saving…') : editing ? 'Update' : 'Save'}
+            <Button
+              type="submit"
+              variant="primary"
+              disabled={busy || formState.isSubmitting || (!!c.disableSubmitWhileInvalid && invalid)}
+            >
+              {busy ? (editing ? 'Updating…' : 'Saving…') : editing ? 'Update' : (c.addLabel ?? 'Save')}
             </Button>
           </div>
         )}

@@ -27,6 +27,17 @@ type DrawerTab = 'history' | 'graph' | 'spec' | 'relationships';
 const tabClass =
   '-mb-px border-b-2 border-transparent px-3 py-1.5 text-sm font-medium text-gray-500 hover:text-gray-800 data-[state=active]:border-blue-600 data-[state=active]:text-blue-700';
 
+function CloseButton() {
+  return (
+    <Dialog.Close
+      className="-mr-2 rounded-md p-1.5 text-gray-400 hover:bg-gray-100 hover:text-gray-600 focus-visible:outline-2 focus-visible:outline-blue-600"
+      aria-label="Close"
+    >
+      <X size={18} aria-hidden />
+    </Dialog.Close>
+  );
+}
+
 function DrawerBody({
   checkId,
   listed,
@@ -53,16 +64,20 @@ function DrawerBody({
   // The range's own figures when they are in; the listed row meanwhile.
   const check = stats.data ?? base;
   if (!check) {
+    // loading, or an id that names no check: the close button is there all the same
     return (
-      <div className="flex flex-1 items-center justify-center gap-2 text-sm text-gray-500">
-        {initial.isError ? 'Check not found' : <Spinner />}
-        <Dialog.Title className="sr-only">Check</Dialog.Title>
-      </div>
+      <>
+        <div className="flex items-start justify-end border-b border-gray-200 px-6 py-4">
+          <Dialog.Title className="sr-only">Check</Dialog.Title>
+          <CloseButton />
+        </div>
+        <div className="flex flex-1 items-center justify-center gap-2 text-sm text-gray-500">
+          {initial.isError || (initial.isSuccess && !initial.data) ? 'Check not found' : <Spinner />}
+        </div>
+      </>
     );
   }
-  const chart = (
-    <HealthOverviewChart points={graph.data} isLoading={graph.isLoading} error={graph.error} timeRange={timeRange} />
-  );
+  const chart = <HealthOverviewChart points={graph.data} isLoading={graph.isLoading} error={graph.error} />;
   return (
     <>
       <div className="flex items-start justify-between gap-4 border-b border-gray-200 px-6 py-4">
@@ -71,12 +86,7 @@ function DrawerBody({
             <CheckHeader check={check} titleId={titleId} />
           </div>
         </Dialog.Title>
-        <Dialog.Close
-          className="-mr-2 rounded-md p-1.5 text-gray-400 hover:bg-gray-100 hover:text-gray-600 focus-visible:outline-2 focus-visible:outline-blue-600"
-          aria-label="Close"
-        >
-          <X size={18} aria-hidden />
-        </Dialog.Close>
+        <CloseButton />
       </div>
       <div className="min-h-0 flex-1 space-y-5 overflow-auto px-6 py-4">
         <CheckStats check={check} timeRange={timeRange} onTimeRangeChange={setChosenRange} />
@@ -101,7 +111,10 @@ function DrawerBody({
             </Tabs.Trigger>
             <Tabs.Trigger value="relationships" className={tabClass}>
               Relationships
-              <span className="ml-1.5 rounded-full bg-gray-100 px-1.5 text-xs text-gray-600" data-testid="relationships-count">
+              <span
+                className="ml-1.5 rounded-full bg-gray-100 px-1.5 text-xs text-gray-600"
+                data-testid="relationships-count"
+              >
                 {relationships.data?.length ?? 0}
               </span>
             </Tabs.Trigger>
@@ -153,14 +166,7 @@ export function CheckDrawer({
           )}
           data-testid="check-drawer"
         >
-          {checkId && (
-            <DrawerBody
-              key={checkId}
-              checkId={checkId}
-              listed={listed}
-              embedded={embedded}
-            />
-          )}
+          {checkId && <DrawerBody key={checkId} checkId={checkId} listed={listed} embedded={embedded} />}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

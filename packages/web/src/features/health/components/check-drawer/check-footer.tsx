@@ -13,6 +13,7 @@ import {
 } from '../../../../components/ui/dropdown-menu.tsx';
 import { Spinner } from '../../../../components/ui/spinner.tsx';
 import { useSession } from '../../../../lib/session.tsx';
+import { useLinkTo } from '../../../../lib/known-routes.tsx';
 import { toastError, toastSuccess } from '../../../../lib/toast.ts';
 import { useRunCheck } from '../../api/run-check.ts';
 import { usePlaybooksForCheck, useRunPlaybook } from '../../api/playbooks.ts';
@@ -63,6 +64,9 @@ function PlaybooksMenu({ check }: { check: CheckSummary }) {
 export function CheckFooter({ check, embedded }: { check: CheckSummary; embedded?: boolean }) {
   const { whoami } = useSession();
   const runCheck = useRunCheck();
+  // a run opens its page: no Playbooks menu until the playbook screens (and runner) exist
+  const linkTo = useLinkTo();
+  const playbooks = !embedded && !!linkTo('/playbooks/runs/new');
   const runNow = async () => {
     try {
       const result = await runCheck.mutateAsync(check.id);
@@ -81,7 +85,7 @@ export function CheckFooter({ check, embedded }: { check: CheckSummary; embedded
           <Pencil size={14} aria-hidden /> Edit
         </Link>
       </AccessGuard>
-      {!embedded && (
+      {playbooks && (
         <AccessGuard resource="playbook_runs" action="write">
           <PlaybooksMenu check={check} />
         </AccessGuard>
@@ -91,7 +95,12 @@ export function CheckFooter({ check, embedded }: { check: CheckSummary; embedded
           target={{
             type: 'check',
             check_id: check.id,
-            evidence: { name: check.name, status: check.status, endpoint: check.endpoint ?? null, canary: check.canary_name ?? null },
+            evidence: {
+              name: check.name,
+              status: check.status,
+              endpoint: check.endpoint ?? null,
+              canary: check.canary_name ?? null,
+            },
           }}
           defaultDescription={`${check.name} is ${check.status ?? 'unknown'}`}
         />

@@ -1,11 +1,15 @@
 import { useNavigate } from 'react-router';
+import { useLinkTo } from '../../../../lib/known-routes.tsx';
 import { DataTable, dataTableColumns } from '../../../../components/data-table/index.ts';
 import type { CheckRelationship } from '../../api/check-details.ts';
 
 const col = dataTableColumns<CheckRelationship>();
 
 const COLUMNS = [
-  col.accessor('name', { header: 'Name', cell: ({ getValue }) => <span className="font-medium text-gray-900">{getValue()}</span> }),
+  col.accessor('name', {
+    header: 'Name',
+    cell: ({ getValue }) => <span className="font-medium text-gray-900">{getValue()}</span>,
+  }),
   col.accessor((r) => (r.type === 'component' ? 'Component' : 'Config'), {
     id: 'type',
     header: 'Type',
@@ -18,9 +22,15 @@ const COLUMNS = [
   }),
 ];
 
-/** Relationships tab: a click opens /topology/{id} for a component and /catalog/{id} for a config. */
+/**
+ * Relationships tab: a click opens /topology/{id} for a component and /catalog/{id} for a config,
+ * once those screens exist; until then the rows are not links.
+ */
 export function CheckRelationships({ rows, isLoading }: { rows: readonly CheckRelationship[]; isLoading: boolean }) {
   const navigate = useNavigate();
+  const linkTo = useLinkTo();
+  const target = (r: CheckRelationship) => linkTo(r.type === 'component' ? `/topology/${r.id}` : `/catalog/${r.id}`);
+  const clickable = rows.some((r) => target(r));
   return (
     <DataTable
       label="Relationships"
@@ -28,7 +38,14 @@ export function CheckRelationships({ rows, isLoading }: { rows: readonly CheckRe
       data={rows}
       getRowId={(r) => `${r.type}:${r.id}`}
       isLoading={isLoading}
-      onRowClick={(r) => void navigate(r.type === 'component' ? `/topology/${r.id}` : `/catalog/${r.id}`)}
+      onRowClick={
+        clickable
+          ? (r) => {
+              const to = target(r);
+              if (to) void navigate(to);
+            }
+          : undefined
+      }
     />
   );
 }

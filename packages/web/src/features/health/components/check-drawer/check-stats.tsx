@@ -33,7 +33,11 @@ export function CheckStats({
   const pct = uptimePercent(check.uptime);
   const stale = isStale(check.last_runtime);
   return (
-    <dl className="grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-3 lg:grid-cols-6" data-testid="check-stats">
+    // six across from 1280 px, the last column wide enough for 'Last 15 minutes'
+    <dl
+      className="grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-3 xl:grid-cols-[repeat(5,minmax(0,1fr))_12rem]"
+      data-testid="check-stats"
+    >
       <Stat label="Uptime" testId="stat-uptime">
         <span className="font-semibold tabular-nums">{formatPercent(pct)}</span>
         <span className="ml-1.5 text-xs text-gray-500">
@@ -67,7 +71,12 @@ export function CheckStats({
         <span title={formatDateTime(check.next_runtime)}>{formatRelative(check.next_runtime) || '—'}</span>
       </Stat>
       <Stat label="Time Range">
-        <TimeRangeSelect value={timeRange} onChange={onTimeRangeChange} label="Check time range" className="w-full max-w-44" />
+        <TimeRangeSelect
+          value={timeRange}
+          onChange={onTimeRangeChange}
+          label="Check time range"
+          className="w-full max-w-48"
+        />
       </Stat>
     </dl>
   );

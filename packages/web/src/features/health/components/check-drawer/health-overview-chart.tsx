@@ -5,7 +5,7 @@ import { Spinner } from '../../../../components/ui/spinner.tsx';
 import { errorMessage } from '../../../../lib/http.ts';
 import { formatDuration } from '../../../../lib/format.ts';
 import type { GraphPoint } from '../../api/types.ts';
-import { timeRangeMinutes, type HealthTimeRange } from '../../lib/time-ranges.ts';
+import { timeTicks } from '../../lib/time-ticks.ts';
 
 /**
  * Health Overview: per bucket the passing (green) and failing (red) runs as stacked bars, and
@@ -15,21 +15,19 @@ export function HealthOverviewChart({
   points,
   isLoading,
   error,
-  timeRange,
   height = 180,
 }: {
   points: readonly GraphPoint[] | undefined;
   isLoading: boolean;
   error: unknown;
-  timeRange: HealthTimeRange;
   height?: number;
 }) {
-  const data = useMemo(
-    () => (points ?? []).map((p) => ({ ...p, t: Date.parse(p.time) })),
-    [points],
+  const data = useMemo(() => (points ?? []).map((p) => ({ ...p, t: Date.parse(p.time) })), [points]);
+  // whole minutes, hours or days, each label once (see time-ticks.ts)
+  const axis = useMemo(
+    () => (data.length ? timeTicks(Math.min(...data.map((d) => d.t)), Math.max(...data.map((d) => d.t))) : undefined),
+    [data],
   );
-  const longRange = timeRangeMinutes(timeRange) > 2 * 1440;
-  const tickFormat = (t: number) => dayjs(t).format(longRange ? 'MMM D' : 'HH:mm');
   let body;
   if (error) body = <p className="text-sm text-red-600">{errorMessage(error)}</p>;
   else if (isLoading && !data.length) body = <Spinner />;
@@ -51,7 +49,8 @@ export function HealthOverviewChart({
             type="number"
             scale="time"
             domain={['dataMin', 'dataMax']}
-            tickFormatter={tickFormat}
+            ticks={axis?.ticks}
+            tickFormatter={axis?.format}
             tick={{ fontSize: 11, fill: '#6b7280' }}
             minTickGap={40}
           />
@@ -68,8 +67,24 @@ export function HealthOverviewChart({
             labelFormatter={(t) => dayjs(Number(t)).format('YYYY-MM-DD HH:mm')}
             formatter={(value, name) => (name === 'Duration' ? formatDuration(Number(value)) : String(value))}
           />
-          <Bar yAxisId="runs" maxBarSize={16} dataKey="passed" name="Passed" stackId="runs" fill="#22c55e" isAnimationActive={false} />
-          <Bar yAxisId="runs" maxBarSize={16} dataKey="failed" name="Failed" stackId="runs" fill="#ef4444" isAnimationActive={false} />
+          <Bar
+            yAxisId="runs"
+            maxBarSize={16}
+            dataKey="passed"
+            name="Passed"
+            stackId="runs"
+            fill="#22c55e"
+            isAnimationActive={false}
+          />
+          <Bar
+            yAxisId="runs"
+            maxBarSize={16}
+            dataKey="failed"
+            name="Failed"
+            stackId="runs"
+            fill="#ef4444"
+            isAnimationActive={false}
+          />
           <Line
             yAxisId="ms"
             dataKey="duration"
