@@ -252,6 +252,10 @@ describe('incidents', () => {
     // mitigated offers only resolved, closed and open next
     expect(await status.locator('option').allTextContents()).toEqual(['Mitigated', 'Resolved', 'Closed', 'Open']);
 
+    // the header toggle reopens any status but open (seed 001 section 2): mitigated reads Reopen
+    const toggle = page.getByRole('button', { name: /^(Close|Reopen) Incident$/ });
+    expect(await toggle.textContent()).toBe('Reopen Incident');
+
     // Skip saves without marking; the header toggle closes, then reopens
     await status.selectOption('resolved');
     await dialog.getByRole('button', { name: 'Skip' }).click();
@@ -262,6 +266,14 @@ describe('incidents', () => {
     await poll(() => status.inputValue()).toBe('closed');
     await page.getByRole('button', { name: 'Reopen Incident' }).click();
     await poll(() => status.inputValue()).toBe('open');
+
+    // investigating is not open either: Reopen, and the server takes the move (0200)
+    await status.selectOption('investigating');
+    await poll(() => status.inputValue()).toBe('investigating');
+    expect(await toggle.textContent()).toBe('Reopen Incident');
+    await toggle.click();
+    await poll(() => status.inputValue()).toBe('open');
+    expect(await toggle.textContent()).toBe('Close Incident');
   });
 
   it('saves severity and type from the details after a short pause', async () => {

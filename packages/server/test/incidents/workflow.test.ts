@@ -5,7 +5,7 @@ import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 import type { Db } from '../../src/db/index.ts';
 import { SYSTEM_PERSON } from '../../src/auth/caller.ts';
-import { INCIDENT_STATUSES, allowedStatusMoves } from '../../src/incidents/workflow.ts';
+import { INCIDENT_STATUSES, acceptedStatusMoves, statusToggleTarget } from '../../src/incidents/workflow.ts';
 
 /**
  * Incidents over /api/db on a real app and database: the status workflow of seed 001 section 4,
@@ -81,7 +81,7 @@ for (const driver of testDrivers()) {
           const inc = await incidentIn(from);
           const r = await call(url, 'PATCH', `incidents?id=eq.${inc.id}`, { status: to });
           const stored = (await call(url, 'GET', `incidents?id=eq.${inc.id}&select=status`)).body[0].status;
-          if (allowedStatusMoves(from).includes(to)) {
+          if (acceptedStatusMoves(from).includes(to)) {
             allowedCount++;
             expect(r.status, `${from} -> ${to}: ${JSON.stringify(r.body)}`).toBe(200);
             expect(stored).toBe(to);
@@ -99,9 +99,20 @@ for (const driver of testDrivers()) {
           }
         }
       }
-      // the table of seed 001 section 4, off the diagonal
-      expect(allowedCount).toBe(5 + 4 + 3 + 3 + 2 + 1);
+      // the table of seed 001 section 4, off the diagonal, plus the header toggle's investigating -> open
+      expect(allowedCount).toBe(5 + 4 + 3 + 3 + 2 + 1 + 1);
       expect(refusedCount).toBe(30 - allowedCount);
+    });
+
+    it("accepts the header toggle's move from every status: close an open incident, reopen any other", async () => {
+      for (const from of INCIDENT_STATUSES) {
+        const inc = await incidentIn(from);
+        const to = statusToggleTarget(from);
+        expect(to).toBe(from === 'open' ? 'closed' : 'open');
+        const r = await call(url, 'PATCH', `incidents?id=eq.${inc.id}`, { status: to });
+        expect(r.status, `${from} -> ${to}: ${JSON.stringify(r.body)}`).toBe(200);
+        expect(r.body[0].status).toBe(to);
+      }
     });
 
     it('stamps acknowledged, resolved and closed when the status first reaches them', async () => {
@@ -184,16 +195,25 @@ for (const driver of testDrivers()) {
       ).body[0];
 
       // a team responder needs the team's configuration of its type (migrations/0103)
-      const spec = { responder_clients: { email: { values: { to: 'sre@example.com', subject: 'Incident', body: 'Please look' } } } };
+      const spec = {
+        responder_clients: { email: { values: { to: 'sre@example.com', subject: 'Incident', body: 'Please look' } } },
+      };
       const team = (
-        await db.query<{ id: string }>(`INSERT INTO teams (name, spec) VALUES ('SRE', $1::jsonb) RETURNING id`, [JSON.stringify(spec)])
+        await db.query<{ id: string }>(`INSERT INTO teams (name, spec) VALUES ('SRE', $1::jsonb) RETURNING id`, [
+          JSON.stringify(spec),
+        ])
       ).rows[0].id;
       const responder = (
         await call(url, 'POST', 'responders', { incident_id: inc.id, type: 'person', person_id: SYSTEM_PERSON.id })
       ).body[0];
       expect(responder.created_by).toBe(SYSTEM_PERSON.id);
       const teamResponder = (
-        await call(url, 'POST', 'responders', { incident_id: inc.id, type: 'email', team_id: team, properties: { responderType: 'email' } })
+        await call(url, 'POST', 'responders', {
+          incident_id: inc.id,
+          type: 'email',
+          team_id: team,
+          properties: { responderType: 'email' },
+        })
       ).body[0];
       expect(
         (await call(url, 'PATCH', `responders?id=eq.${teamResponder.id}`, { deleted_at: new Date().toISOString() }))
