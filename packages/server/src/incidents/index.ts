@@ -22,9 +22,11 @@ export { evaluateDefinitionsOfDone } from './dod.ts';
  *   incident.comment.mentions      fan out to one incident.comment.mention per person (mentions.ts)
  *   incident.comment.mention       email one mentioned person
  *   incident.resource.transition   a check or component changed status: rules, then its DoD
+ *   incident.evidence.dod_changed  an evidence joined the definition of done or changed (0201)
  *   incidents:definition-of-done   every minute: every automatic definition of done (dod.ts)
  */
 export const TRANSITION_EVENT = 'incident.resource.transition';
+export const DOD_WRITTEN_EVENT = 'incident.evidence.dod_changed';
 export const DOD_JOB_KEY = 'incidents:definition-of-done';
 export const DOD_JOB_NAME = 'IncidentDefinitionOfDone';
 
@@ -49,6 +51,16 @@ export async function handleTransition(event: QueuedEvent, q: Queryable, log: Fa
     await autoResolve(q, resource ?? { kind, id }, log);
   }
   await evaluateDefinitionsOfDone(q, { resourceId: id });
+}
+
+/** An evidence's definition of done was written: judge it now rather than at the next minute. */
+export async function handleDodWrite(event: QueuedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
+  const id = String(event.properties.evidence_id ?? '');
+  if (!UUID.test(id)) return;
+  const r = await evaluateDefinitionsOfDone(q, { evidenceId: id });
+  // a script that does not evaluate is the evidence's state, not the event's failure
+  for (const [evidence, error] of Object.entries(r.errors))
+    log.info({ evidence, error }, 'definition of done not evaluated');
 }
 
 /** The scheduled definition-of-done evaluation, recorded in job history. */
@@ -92,6 +104,7 @@ export function registerIncidents(app: FastifyInstance, deps: IncidentsDeps): vo
   queue.on(MENTIONS_EVENT, mentions.comment);
   queue.on(MENTION_EVENT, mentions.person, { onFailure: mentions.personFailed });
   queue.on(TRANSITION_EVENT, (event, q) => handleTransition(event, q, log));
+  queue.on(DOD_WRITTEN_EVENT, (event, q) => handleDodWrite(event, q, log));
 
   app.engines.scheduler.addSource(incidentJobSource(db));
 }
