@@ -139,9 +139,8 @@ describe('incidents', () => {
     // a component (topology) and a config (catalog): neither screen exists in this build yet
     const checkout = await demoIncident('Checkout latency above 2s p95');
     await page.goto(`${baseUrl()}/incidents/${checkout}?tab=actions`);
-    const factor = page.locator('[data-hypothesis-type="factor"]').filter({ hasText: 'cart-service is throttled' });
     await poll(() =>
-      factor
+      page
         .locator('[data-evidence-title]')
         .filter({ hasText: /^cart-service$/ })
         .count(),
@@ -519,10 +518,14 @@ describe('incidents', () => {
     await page.getByRole('button', { name: 'Comment' }).click();
     const mention = page.getByRole('list', { name: 'Comments' }).locator('[data-mention]');
     await poll(() => mention.textContent()).toBe('@Ava Thompson');
-    const [comment] = await api<{ comment: string }[]>(
-      `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
-    );
-    expect(comment.comment).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
+    // the comment shows at once (optimistically); the stored one follows its save
+    const stored = async () =>
+      (
+        await api<{ comment: string }[]>(
+          `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
+        )
+      )[0]?.comment;
+    await poll(stored).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
     await screenshot(page, 'incidents-comments');
 
     const changelog = page.getByRole('list', { name: 'Changelog' });
