@@ -333,17 +333,25 @@ for (const driver of testDrivers()) {
       expect((await evidence(ev.id)).done).toBe(false); // not part of the definition of done yet
 
       await db.query(`UPDATE config_items SET health = 'healthy' WHERE id = $1`, [config]);
-      const runsBefore = await jobRuns();
-      const added = await api('PATCH', `/api/db/evidences?id=eq.${ev.id}`, { definition_of_done: true, script: null });
-      expect(added.status, JSON.stringify(added.body)).toBe(200);
-      // judged by the write's event, not by the minute's job
-      await waitFor(
-        () => evidence(ev.id),
-        (e) => e.done === true,
-        'done once added, its config being healthy',
-        10_000,
-      );
-      expect(await jobRuns()).toBe(runsBefore);
+      // no scheduled evaluation meanwhile: what flips it must be the write's own event
+      await app.engines.scheduler.stop();
+      try {
+        const runsBefore = await jobRuns();
+        const added = await api('PATCH', `/api/db/evidences?id=eq.${ev.id}`, {
+          definition_of_done: true,
+          script: null,
+        });
+        expect(added.status, JSON.stringify(added.body)).toBe(200);
+        // judged by the write's event, not by the minute's job
+        await waitFor(
+          () => evidence(ev.id),
+          (e) => e.done === true,
+          'done once added, its config being healthy',
+        );
+        expect(await jobRuns()).toBe(runsBefore);
+      } finally {
+        await app.engines.scheduler.start();
+      }
       expect(await dodEvents(ev.id)).toEqual(['incident.dod.passed']);
       // the write's event was handled and is gone (none left pending or failed)
       await waitFor(
@@ -356,7 +364,6 @@ for (const driver of testDrivers()) {
           ).rows,
         (rows) => rows.length === 0,
         'the dod_changed event consumed',
-        10_000,
       );
 
       // and the scheduled job follows the config from then on
