@@ -4,6 +4,7 @@
  * definition-of-done default expression per evidence type, and the incident rule filter kinds.
  * Shared so the web offers exactly what the server understands.
  */
+import type { AutomaticDodType } from './definition-of-done.ts';
 import type { TeamResponderType } from './incidents.ts';
 
 /** The connection type a team responder type dispatches through (email: an 'email' connection or SMTP_URL). */
@@ -44,13 +45,16 @@ export function plannerPriority(value: unknown): number | undefined {
 
 /**
  * What an automatic definition of done without a script means, per evidence type: the resource is
- * healthy (a check for over 5 minutes since its last transition), an insight is resolved.
+ * healthy (a check for over 5 minutes since its last transition), an insight is resolved, the
+ * config a change was made to is healthy, the component a log was read from is healthy.
  */
-export const DOD_DEFAULT_SCRIPTS: Record<'check' | 'topology' | 'config' | 'config_analysis', string> = {
+export const DOD_DEFAULT_SCRIPTS: Record<AutomaticDodType, string> = {
   check: 'check.status == "healthy" && check.age > duration("5m")',
   topology: 'component.status == "healthy"',
   config: 'config.health == "healthy"',
   config_analysis: 'analysis.status == "resolved"',
+  config_change: 'config.health == "healthy"',
+  log: 'component.status == "healthy"',
 };
 
 /** The events the definition-of-done evaluator publishes when an evidence flips. */

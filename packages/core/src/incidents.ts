@@ -27,6 +27,25 @@ export function allowedStatusMoves(from: string): readonly IncidentStatus[] {
   return MOVES[from as IncidentStatus] ?? [];
 }
 
+/**
+ * The detail header's toggle (seed 001 section 2): it closes an open incident and reopens any
+ * other status, so every status but open offers 'Reopen Incident'.
+ */
+export function statusToggleTarget(status: IncidentStatus): 'open' | 'closed' {
+  return status === 'open' ? 'closed' : 'open';
+}
+
+/**
+ * Every move the server accepts: the dropdown's table plus the toggle's. The toggle adds one move
+ * the table lacks, investigating -> open (the database's incident_status_moves() agrees).
+ */
+export function acceptedStatusMoves(from: string): readonly IncidentStatus[] {
+  const moves = allowedStatusMoves(from);
+  if (!moves.length) return moves;
+  const toggle = statusToggleTarget(from as IncidentStatus);
+  return moves.includes(toggle) ? moves : [...moves, toggle];
+}
+
 /** Choosing one of these first asks for contributing factors (the definition of done). */
 export const STATUSES_ASKING_FOR_FACTORS: readonly IncidentStatus[] = ['mitigated', 'resolved'];
 
@@ -35,11 +54,50 @@ export function severityFromCode(code: number): IncidentSeverity {
   return ({ 1: 'medium', 2: 'high', 3: 'blocker', 4: 'critical' } as const)[code as 1 | 2 | 3 | 4] ?? 'low';
 }
 
+/** How the vocabularies read on every screen (the Create modal, the list, Link to Incident). */
+export const INCIDENT_STATUS_LABELS: Record<IncidentStatus, string> = {
+  new: 'New',
+  open: 'Open',
+  investigating: 'Investigating',
+  mitigated: 'Mitigated',
+  resolved: 'Resolved',
+  closed: 'Closed',
+};
+
+export const SEVERITY_LABELS: Record<IncidentSeverity, string> = {
+  info: 'Info',
+  warning: 'Warning',
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  blocker: 'Blocker',
+  critical: 'Critical',
+};
+
+export const INCIDENT_TYPE_LABELS: Record<IncidentType, string> = {
+  cost: 'Cost',
+  availability: 'Availability',
+  performance: 'Performance',
+  security: 'Security',
+  integration: 'Integration',
+  compliance: 'Compliance',
+  technicalDebt: 'Technical Debt',
+  reliability: 'Reliability',
+};
+
 /** Defaults of the create form (seed 001 section 5). */
 export const INCIDENT_DEFAULTS = { type: 'availability', severity: 'low', status: 'open' } as const;
 
 /** Evidence types (seed 001 section 3). */
-export const EVIDENCE_TYPES = ['log', 'topology', 'config', 'check', 'config_change', 'config_analysis', 'comment'] as const;
+export const EVIDENCE_TYPES = [
+  'log',
+  'topology',
+  'config',
+  'check',
+  'config_change',
+  'config_analysis',
+  'comment',
+] as const;
 export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
 
 /** The changelog's event names (seed 001 section 4, plus the ones this server adds). */

@@ -38,6 +38,44 @@ describe('incidents', () => {
   const search = () => new URL(page.url()).searchParams;
   const rows = () => page.getByRole('table', { name: 'Incidents' }).locator('tbody tr');
   const toast = (text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
+  /** the id of a demo incident by its title */
+  const demoIncident = async (title: string) =>
+    (await api<{ id: string }[]>(`incidents?title=eq.${encodeURIComponent(title)}&select=id`))[0].id;
+
+  /**
+   * Every avatar of every responder stack on the page: its initials, and whether they are drawn
+   * whole, i.e. inside its own circle and clear of the next avatar (which covers the previous one
+   * by its overlap plus its white ring).
+   */
+  const avatarStacks = () =>
+    page.locator('[data-avatar-stack]').evaluateAll((stacks) =>
+      stacks.flatMap((stack) => {
+        const faces = [...stack.children] as HTMLElement[];
+        return faces.map((face, i) => {
+          const own = face.getBoundingClientRect();
+          const range = document.createRange();
+          range.selectNodeContents(face);
+          const text = range.getBoundingClientRect();
+          const next = faces[i + 1];
+          // the ring is a box-shadow's spread (its 4th length): the largest of the next face's visible shadows
+          const shadows = next ? getComputedStyle(next).boxShadow.split(/,(?![^(]*\))/) : [];
+          const ring = Math.max(
+            0,
+            ...shadows
+              .filter((sh) => !/rgba\([^)]*,\s*0\)/.test(sh))
+              .map((sh) => Number(sh.match(/-?[\d.]+px/g)?.[3]?.slice(0, -2) ?? 0)),
+          );
+          const visibleRight = next ? next.getBoundingClientRect().left - ring : own.right;
+          return {
+            label: face.getAttribute('aria-label') ?? face.getAttribute('title') ?? '',
+            text: face.textContent ?? '',
+            whole: text.left >= own.left && text.right <= Math.min(own.right, visibleRight) + 0.01,
+            textRight: Math.round(text.right * 10) / 10,
+            visibleRight: Math.round(visibleRight * 10) / 10,
+          };
+        });
+      }),
+    );
 
   it('lists open incidents by default, with filters, search and sorting in the URL', async () => {
     await page.goto(`${baseUrl()}/incidents`);
@@ -79,6 +117,52 @@ describe('incidents', () => {
     await row.click();
     await poll(() => page.url()).toMatch(/\/incidents\/[0-9a-f-]{36}$/);
     await poll(() => page.getByRole('heading', { name: 'Payments API returning 502s' }).count()).toBe(1);
+  });
+
+  it("draws whole initials in the responders' avatar stacks", async () => {
+    await page.goto(`${baseUrl()}/incidents?status=all`);
+    await poll(() => page.locator('[data-avatar-stack]').count()).toBeGreaterThan(3);
+    const faces = await avatarStacks();
+    // the demo has stacks of two and three people, with two-letter initials such as MK and NP
+    expect(faces.filter((f) => f.text.length === 2).length).toBeGreaterThan(3);
+    for (const f of faces) {
+      if (f.text.startsWith('+')) continue;
+      const words = f.label.trim().split(/\s+/);
+      expect(f.text, f.label).toBe((words[0][0] + (words.length > 1 ? words.at(-1)![0] : '')).toUpperCase());
+      expect(f, `${f.label}: initials end at ${f.textRight}, visible up to ${f.visibleRight}`).toMatchObject({
+        whole: true,
+      });
+    }
+  });
+
+  it('names a resource without a screen of its own as text, not a link to Page not found', async () => {
+    // a component (topology) and a config (catalog): neither screen exists in this build yet
+    const checkout = await demoIncident('Checkout latency above 2s p95');
+    await page.goto(`${baseUrl()}/incidents/${checkout}?tab=actions`);
+    await poll(() =>
+      page
+        .locator('[data-evidence-title]')
+        .filter({ hasText: /^cart-service$/ })
+        .count(),
+    ).toBe(1);
+    expect(await page.getByLabel('Components').getByText('cart-service').count()).toBe(1);
+    expect(await page.locator('a[href^="/topology/"], a[href^="/catalog/"]').count()).toBe(0);
+    // a health check has its screen: still a link
+    expect(await page.getByRole('link', { name: 'checkout-web home' }).first().getAttribute('href')).toMatch(
+      /^\/health\?checkId=[0-9a-f-]{36}$/,
+    );
+
+    const [withConfig] = await api<{ description: string; hypothesis: { incident_id: string } }[]>(
+      'evidences?type=eq.config&config_id=not.is.null&select=description,hypothesis:hypotheses(incident_id)&limit=1',
+    );
+    await page.goto(`${baseUrl()}/incidents/${withConfig.hypothesis.incident_id}?tab=actions`);
+    await poll(() => page.locator('[data-evidence-id]').count()).toBeGreaterThan(0);
+    const configTitles = page
+      .locator('[data-evidence-id]')
+      .filter({ hasText: 'Config' })
+      .locator('[data-evidence-title]');
+    await poll(() => configTitles.count()).toBeGreaterThan(0);
+    expect(await page.locator('a[href^="/catalog/"], a[href^="/topology/"]').count()).toBe(0);
   });
 
   it('follows an inbound topology link: component, type and severity filters', async () => {
@@ -228,6 +312,46 @@ describe('incidents', () => {
     await screenshot(page, 'incidents-definition-of-done');
   });
 
+  it('judges a config change in the definition of done by its config, as soon as it is added', async () => {
+    // a demo change of a healthy config (plain words: the resource search takes them as typed)
+    const changes = await api<
+      { change_type: string; summary: string | null; config: { name: string; health: string | null } | null }[]
+    >('config_changes?select=change_type,summary,config:config_id(name,health)&order=created_at.desc&limit=200');
+    const change = changes.find((c) => c.config?.health === 'healthy' && /^[\w -]{8,}$/.test(c.summary ?? ''))!;
+    const title = `${change.change_type}: ${change.summary}`;
+    await page.goto(`${baseUrl()}/incidents/${incidentId}?tab=actions`);
+    await page.getByRole('button', { name: 'Add Evidence' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Add Evidence' });
+    await wizard.getByRole('radio', { name: 'Config change' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByLabel('Search resources').fill(change.summary!);
+    await wizard
+      .getByRole('option')
+      .filter({ hasText: title })
+      .filter({ hasText: change.config!.name })
+      .first()
+      .click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('button', { name: 'Add' }).click();
+    await poll(() => page.locator('[data-evidence-title]').filter({ hasText: title }).count()).toBe(1);
+
+    // offered under Automatic, and judged by the server at once: its config is healthy
+    const panel = page.getByRole('complementary', { name: 'Incident side panel' });
+    await panel.getByRole('button', { name: 'Add Definition of Done' }).click();
+    const dod = page.getByRole('dialog', { name: 'Add Definition of Done' });
+    await dod.getByRole('checkbox', { name: title }).check();
+    await dod.getByRole('button', { name: 'Next' }).click();
+    await dod.getByRole('button', { name: 'Add' }).click();
+    const item = panel
+      .getByRole('list', { name: 'Definition of done' })
+      .getByRole('listitem')
+      .filter({ hasText: title });
+    await poll(() => item.count()).toBe(1);
+    expect(await item.textContent()).toContain('automatic (config change)');
+    await poll(() => item.getAttribute('data-done'), 20_000).toBe('true');
+    await screenshot(page, 'incidents-dod-config-change');
+  });
+
   it('changes the status through the contributing-factors dialog', async () => {
     await page.goto(`${baseUrl()}/incidents/${incidentId}`);
     const status = page.getByLabel('Status', { exact: true });
@@ -252,6 +376,10 @@ describe('incidents', () => {
     // mitigated offers only resolved, closed and open next
     expect(await status.locator('option').allTextContents()).toEqual(['Mitigated', 'Resolved', 'Closed', 'Open']);
 
+    // the header toggle reopens any status but open (seed 001 section 2): mitigated reads Reopen
+    const toggle = page.getByRole('button', { name: /^(Close|Reopen) Incident$/ });
+    expect(await toggle.textContent()).toBe('Reopen Incident');
+
     // Skip saves without marking; the header toggle closes, then reopens
     await status.selectOption('resolved');
     await dialog.getByRole('button', { name: 'Skip' }).click();
@@ -262,6 +390,14 @@ describe('incidents', () => {
     await poll(() => status.inputValue()).toBe('closed');
     await page.getByRole('button', { name: 'Reopen Incident' }).click();
     await poll(() => status.inputValue()).toBe('open');
+
+    // investigating is not open either: Reopen, and the server takes the move (0200)
+    await status.selectOption('investigating');
+    await poll(() => status.inputValue()).toBe('investigating');
+    expect(await toggle.textContent()).toBe('Reopen Incident');
+    await toggle.click();
+    await poll(() => status.inputValue()).toBe('open');
+    expect(await toggle.textContent()).toBe('Close Incident');
   });
 
   it('saves severity and type from the details after a short pause', async () => {
@@ -339,6 +475,29 @@ describe('incidents', () => {
     await poll(() => responders.getByText('Ava Thompson').count()).toBe(0);
   });
 
+  it('says that no Jira connection is configured, with a link to add one', async () => {
+    expect(await api('connections?type=eq.jira&select=id')).toEqual([]); // the demo has none
+    await page.goto(`${baseUrl()}/incidents/${incidentId}`);
+    const panel = page.getByRole('complementary', { name: 'Incident side panel' });
+    await panel.getByRole('button', { name: 'Add Responder' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Add Responder' });
+    await wizard.getByLabel('Team').selectOption({ label: 'Platform' });
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByRole('radio', { name: 'Jira' }).click();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await poll(() => wizard.getByRole('alert').textContent()).toContain('No Jira connection is configured.');
+    // no empty instance list, no locked fields waiting for it
+    expect(await wizard.getByLabel('Instance').count()).toBe(0);
+    expect(await wizard.getByLabel(/^Project/).count()).toBe(0);
+    expect(await wizard.getByRole('button', { name: 'Save Team Responder' }).isDisabled()).toBe(true);
+    const link = wizard.getByRole('link', { name: 'Add a Jira connection' });
+    expect(await link.getAttribute('href')).toBe('/settings/connections');
+    await screenshot(page, 'incidents-jira-without-connection');
+    await link.click();
+    await poll(() => new URL(page.url()).pathname).toBe('/settings/connections');
+    await poll(() => page.getByRole('table', { name: 'Connections' }).count()).toBe(1);
+  });
+
   it('comments with a mention, validates, and shows the changelog', async () => {
     await page.goto(`${baseUrl()}/incidents/${incidentId}`);
     const box = page.getByRole('combobox', { name: 'Comment' });
@@ -359,15 +518,14 @@ describe('incidents', () => {
     await page.getByRole('button', { name: 'Comment' }).click();
     const mention = page.getByRole('list', { name: 'Comments' }).locator('[data-mention]');
     await poll(() => mention.textContent()).toBe('@Ava Thompson');
-    // the list can show the comment before its write is read back: ask until it is stored
-    await poll(
-      async () =>
-        (
-          await api<{ comment: string }[]>(
-            `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
-          )
-        )[0]?.comment,
-    ).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
+    // the comment shows at once (optimistically); the stored one follows its save
+    const stored = async () =>
+      (
+        await api<{ comment: string }[]>(
+          `comments?incident_id=eq.${incidentId}&select=comment&order=created_at.desc&limit=1`,
+        )
+      )[0]?.comment;
+    await poll(stored).toMatch(/^Looping in @\[Ava Thompson\]\([0-9a-f-]{36}\) for the payment provider$/);
     await screenshot(page, 'incidents-comments');
 
     const changelog = page.getByRole('list', { name: 'Changelog' });
@@ -386,6 +544,107 @@ describe('incidents', () => {
       ]),
     );
     expect(await changelog.getByText('commented: Looping in @Ava Thompson for the payment provider').count()).toBe(1);
+  });
+
+  it('fits the list, the detail page and its side panel at 1024, 1280 and 1440 px', async () => {
+    // an action plan three levels deep with long titles; a team responder with a long type and ticket
+    const checkout = await demoIncident('Checkout latency above 2s p95');
+    const replicaLag = await demoIncident('orders-db replica lag above 5 minutes');
+    /** where the detail page's parts landed, measured in the browser */
+    const detailGeometry = () =>
+      page.evaluate(() => {
+        const box = (el: Element) => el.getBoundingClientRect();
+        const overlap = (a: DOMRect, b: DOMRect) =>
+          Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+          Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+        const h1 = document.querySelector('h1')!;
+        const select = document.querySelector('select[aria-label="Status"]')!;
+        const aside = document.querySelector('aside[aria-label="Incident side panel"]')!;
+        // text cut off: an element whose content is wider or taller than what it shows
+        const cut = (el: Element) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+        const titles = [...document.querySelectorAll('textarea[aria-label="Hypothesis title"]')];
+        const evidence = [...document.querySelectorAll('[data-evidence-title]')].map((e) => e.parentElement!);
+        // a responder's avatar, name and type (the hover card's trigger)
+        const responders = [...aside.querySelectorAll('[data-responder-id] [tabindex]')];
+        return {
+          titleStatusOverlap: overlap(box(h1), box(select)),
+          titleWidth: box(h1).width,
+          titleLines: Math.round(box(h1).height / parseFloat(getComputedStyle(h1).lineHeight)),
+          hypothesisTitles: titles.map((t) => ({
+            text: (t as HTMLTextAreaElement).value,
+            width: box(t).width,
+            cut: cut(t),
+          })),
+          evidenceTitles: evidence.map((e) => ({ text: e.textContent, width: box(e).width, cut: cut(e) })),
+          responderNames: responders.map((r) => ({ text: r.textContent, cut: [...r.children].some(cut) })),
+          panelInside: box(aside).right <= window.innerWidth + 0.5 && aside.scrollWidth <= aside.clientWidth,
+          page: document.documentElement.scrollWidth - window.innerWidth,
+        };
+      });
+    try {
+      for (const width of [1024, 1280, 1440]) {
+        await page.setViewportSize({ width, height: 900 });
+
+        // the list: no sideways scrolling, a readable name column, whole initials
+        await page.goto(`${baseUrl()}/incidents?status=all`);
+        const table = page.getByRole('table', { name: 'Incidents' });
+        await poll(() => table.locator('tbody [data-status]').count()).toBeGreaterThan(5);
+        const list = await table.evaluate((t) => {
+          const scroller = t.parentElement!;
+          const nameCol = [...t.querySelectorAll('thead th')].findIndex((th) => th.textContent?.trim() === 'Name');
+          const names = [...t.querySelectorAll('tbody tr')].map(
+            (tr) => tr.children[nameCol].getBoundingClientRect().width,
+          );
+          return {
+            overflow: scroller.scrollWidth - scroller.clientWidth,
+            page: document.documentElement.scrollWidth - window.innerWidth,
+            narrowestName: Math.min(...names),
+          };
+        });
+        expect(list, `list at ${width}`).toMatchObject({ overflow: 0, page: 0 });
+        expect(list.narrowestName, `name column at ${width}`).toBeGreaterThanOrEqual(170);
+        for (const f of await avatarStacks())
+          if (!f.text.startsWith('+')) expect(f.whole, `${f.label} at ${width}`).toBe(true);
+        await screenshot(page, `incidents-list-${width}`);
+
+        for (const [id, tab] of [
+          [checkout, 'actions'],
+          [replicaLag, 'comments'],
+        ] as const) {
+          await page.goto(`${baseUrl()}/incidents/${id}${tab === 'actions' ? '?tab=actions' : ''}`);
+          const panel = page.getByRole('complementary', { name: 'Incident side panel' });
+          await poll(() =>
+            panel.getByRole('list', { name: 'Responders' }).getByRole('listitem').count(),
+          ).toBeGreaterThan(1);
+          if (tab === 'actions')
+            await poll(() => page.locator('[data-hypothesis-type="solution"]').count()).toBeGreaterThan(0);
+          const g = await detailGeometry();
+          const at = `${tab === 'actions' ? 'checkout' : 'replica lag'} at ${width}`;
+          expect(g.titleStatusOverlap, `title and status select overlap, ${at}`).toBe(0);
+          expect(g.titleWidth, `title width, ${at}`).toBeGreaterThan(300);
+          expect(g.titleLines, `title lines, ${at}`).toBeLessThanOrEqual(2);
+          if (tab === 'actions') {
+            expect(g.hypothesisTitles.length).toBeGreaterThan(3);
+            expect(g.evidenceTitles.length).toBeGreaterThan(3);
+          }
+          for (const t of g.hypothesisTitles) {
+            expect(t.cut, `hypothesis "${t.text}" cut, ${at}`).toBe(false);
+            expect(t.width, `hypothesis "${t.text}" width, ${at}`).toBeGreaterThan(150);
+          }
+          for (const t of g.evidenceTitles) {
+            expect(t.cut, `evidence "${t.text}" cut, ${at}`).toBe(false);
+            expect(t.width, `evidence "${t.text}" width, ${at}`).toBeGreaterThan(60);
+          }
+          expect(g.responderNames.length).toBeGreaterThan(1);
+          for (const r of g.responderNames) expect(r.cut, `responder "${r.text}" cut, ${at}`).toBe(false);
+          expect(g.panelInside, `side panel, ${at}`).toBe(true);
+          expect(g.page, `page overflow, ${at}`).toBe(0);
+          await screenshot(page, `incidents-detail-${tab === 'actions' ? 'checkout' : 'replica-lag'}-${width}`);
+        }
+      }
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 1100 });
+    }
   });
 
   it("shows 'Incident not found' for an unknown incident", async () => {

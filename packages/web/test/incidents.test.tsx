@@ -2,10 +2,13 @@
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { parseMentions, type Mention } from '@watchdeck/core';
+import { INCIDENT_TYPES, SEVERITIES, parseMentions, type Mention } from '@watchdeck/core';
 import { MentionTextarea, toMarkup } from '../src/features/incidents/components/mention-textarea.tsx';
 import { currentStep } from '../src/features/incidents/components/responders.tsx';
 import { AvatarStack } from '../src/components/ui/avatar.tsx';
+import { LinkToIncidentDialog } from '../src/components/link-to-incident/link-to-incident-dialog.tsx';
+import { SEVERITY_LABELS, TYPE_LABELS } from '../src/features/incidents/lib/display.ts';
+import { renderWithProviders } from './helpers.tsx';
 
 afterEach(cleanup);
 
@@ -19,7 +22,16 @@ function Harness({ onState }: { onState: (text: string, mentions: Mention[]) => 
   const [text, setText] = useState('');
   const [mentions, setMentions] = useState<Mention[]>([]);
   onState(text, mentions);
-  return <MentionTextarea aria-label="Comment" value={text} onChange={setText} mentions={mentions} onMentionsChange={setMentions} people={people} />;
+  return (
+    <MentionTextarea
+      aria-label="Comment"
+      value={text}
+      onChange={setText}
+      mentions={mentions}
+      onMentionsChange={setMentions}
+      people={people}
+    />
+  );
 }
 
 describe('comment mentions in the box', () => {
@@ -29,7 +41,10 @@ describe('comment mentions in the box', () => {
     const box = screen.getByRole('combobox', { name: 'Comment' });
     fireEvent.change(box, { target: { value: 'ping @av', selectionStart: 8 } });
     const options = screen.getAllByRole('option');
-    expect(options.map((o) => o.textContent)).toEqual(['ATAva Thompsonava@example.com', 'ABAvery Brooksavery@example.com']);
+    expect(options.map((o) => o.textContent)).toEqual([
+      'ATAva Thompsonava@example.com',
+      'ABAvery Brooksavery@example.com',
+    ]);
     fireEvent.keyDown(box, { key: 'ArrowDown' });
     fireEvent.keyDown(box, { key: 'Enter' });
     expect(state.text).toBe('ping @Avery Brooks ');
@@ -58,8 +73,12 @@ describe('responder timeline', () => {
   const created = '2026-11-25T10:00:00Z';
   it('makes the first missing step after a completed one the current one', () => {
     expect(currentStep({ created_at: created, acknowledge_time: null, signoff_time: null, close_time: null })).toBe(1);
-    expect(currentStep({ created_at: created, acknowledge_time: created, signoff_time: null, close_time: null })).toBe(2);
-    expect(currentStep({ created_at: created, acknowledge_time: created, signoff_time: created, close_time: created })).toBe(4);
+    expect(currentStep({ created_at: created, acknowledge_time: created, signoff_time: null, close_time: null })).toBe(
+      2,
+    );
+    expect(
+      currentStep({ created_at: created, acknowledge_time: created, signoff_time: created, close_time: created }),
+    ).toBe(4);
   });
 });
 
@@ -70,5 +89,19 @@ describe('avatar stack', () => {
     expect(screen.getAllByRole('img')).toHaveLength(5);
     const more = screen.getByText('+2');
     expect(more.getAttribute('title')).toBe('Person 5, Person 6');
+  });
+});
+
+describe('Link to Incident', () => {
+  it('names types and severities as the Create modal does, not by their stored values', () => {
+    renderWithProviders(
+      <LinkToIncidentDialog open onOpenChange={() => {}} target={{ type: 'check', check_id: 'c1' }} />,
+    );
+    const options = (label: string) =>
+      [...(screen.getByLabelText(label) as HTMLSelectElement).options].map((o) => [o.value, o.textContent]);
+    expect(options('Type')).toEqual([['', 'Select a type'], ...INCIDENT_TYPES.map((t) => [t, TYPE_LABELS[t]])]);
+    expect(options('Type')).toContainEqual(['technicalDebt', 'Technical Debt']);
+    expect(options('Severity')).toEqual([['', 'Select a severity'], ...SEVERITIES.map((s) => [s, SEVERITY_LABELS[s]])]);
+    expect(options('Severity')).toContainEqual(['info', 'Info']);
   });
 });

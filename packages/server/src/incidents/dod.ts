@@ -1,23 +1,27 @@
-import { AUTOMATIC_DOD_TYPES, DOD_DEFAULT_SCRIPTS, DOD_EVENTS } from '@watchdeck/core';
+import { AUTOMATIC_DOD_TYPES, DOD_DEFAULT_SCRIPTS, DOD_EVENTS, type AutomaticDodType } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
 import { publish } from '../jobs/index.ts';
 import { CelLimitError, celDuration, celTimestamp, compile, costProblem, evaluate } from '../cel/index.ts';
 
 /**
  * The automatic definition of done (seed 001 section 4): every evidence with definition_of_done
- * whose type is check, topology, config or config_analysis, of an incident that is not closed, is
+ * whose type is not comment (core AUTOMATIC_DOD_TYPES), of an incident that is not closed, is
  * evaluated (every minute by the scheduler, recorded in job history as IncidentDefinitionOfDone;
- * and at once for the evidences of a check or component that just changed status). Its `script`
- * is a CEL expression over
+ * at once for the evidences of a check or component that just changed status; and at once for an
+ * evidence whose definition of done was just added or changed, 0201). Its `script` is a CEL
+ * expression over
  *
  *   now       timestamp
  *   evidence  the evidence row        incident  the incident row
- *   check     the check (evidence type check)        component  the component (topology)
- *   config    the config item (config, config_analysis)   analysis  the insight (config_analysis)
+ *   check     the check (evidence type check)
+ *   component the component (topology; log: the component the lines were read from)
+ *   config    the config item (config; config_analysis and config_change: the config they are of)
+ *   analysis  the insight (config_analysis)     change  the config change (config_change)
  *
  * where every timestamp column is a CEL timestamp and each resource has `age`, a duration since its
  * last status change (checks and components: last_transition_time; configs and insights:
- * updated_at). Without a script the type's default applies (core DOD_DEFAULT_SCRIPTS). When the
+ * updated_at; a change: when it was last seen). Without a script the type's default applies (core
+ * DOD_DEFAULT_SCRIPTS). When the
  * verdict differs from `done`, done is updated and incident.dod.passed / incident.dod.regressed is
  * published in the same transaction. A script that fails to evaluate leaves `done` as it is and is
  * reported in the job's details.
@@ -26,7 +30,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:\d{2})?)$
 
 export interface DodRow {
   id: string;
-  type: (typeof AUTOMATIC_DOD_TYPES)[number];
+  type: AutomaticDodType;
   done: boolean;
   script: string | null;
   hypothesis_id: string;
@@ -37,6 +41,7 @@ export interface DodRow {
   component: Record<string, unknown> | null;
   config: Record<string, unknown> | null;
   analysis: Record<string, unknown> | null;
+  change: Record<string, unknown> | null;
 }
 
 /** Top-level timestamp columns become CEL timestamps; `age` is added from `since`. */
@@ -63,10 +68,12 @@ export function dodVariables(row: DodRow, now: Date): Record<string, unknown> {
   const component = resource(row.component, now, ['last_transition_time', 'created_at']);
   const config = resource(row.config, now, ['updated_at', 'created_at']);
   const analysis = resource(row.analysis, now, ['updated_at', 'first_observed', 'created_at']);
+  const change = resource(row.change, now, ['created_at', 'first_observed']);
   if (check) vars.check = check;
   if (component) vars.component = component;
   if (config) vars.config = config;
   if (analysis) vars.analysis = analysis;
+  if (change) vars.change = change;
   return vars;
 }
 
@@ -74,15 +81,24 @@ export function dodScript(row: Pick<DodRow, 'type' | 'script'>): string {
   return row.script?.trim() || DOD_DEFAULT_SCRIPTS[row.type];
 }
 
+/** The resource each type is judged by, and how it is named when it is gone. */
+const JUDGED_BY: Record<AutomaticDodType, [keyof DodRow, string]> = {
+  check: ['check_row', 'check'],
+  topology: ['component', 'component'],
+  config: ['config', 'config'],
+  config_analysis: ['analysis', 'insight'],
+  config_change: ['change', 'config change'],
+  log: ['component', 'component'],
+};
+
 /** The verdict of one evidence, or why there is none. */
 export function evaluateDod(row: DodRow, now: Date): { done: boolean } | { error: string } {
-  const needs = { check: row.check_row, topology: row.component, config: row.config, config_analysis: row.analysis }[
-    row.type
-  ];
-  if (!needs)
-    return {
-      error: `the ${row.type === 'topology' ? 'component' : row.type === 'config_analysis' ? 'insight' : row.type} of this evidence no longer exists`,
-    };
+  const [column, noun] = JUDGED_BY[row.type];
+  if (!row[column]) {
+    if (row.type === 'log' && !row.evidence?.component_id)
+      return { error: 'this log evidence names no component to follow; mark it done by hand' };
+    return { error: `the ${noun} of this evidence no longer exists` };
+  }
   try {
     const result = evaluate(dodScript(row), dodVariables(row, now));
     if (typeof result !== 'boolean')
@@ -111,6 +127,7 @@ const SAMPLE_ROW: DodRow = (() => {
     component: { ...base, status: 'healthy', type: 'Service', labels: {}, last_transition_time: at },
     config: { ...base, health: 'healthy', status: 'Running', type: 'Kubernetes::Pod', labels: {}, tags: {} },
     analysis: { ...base, status: 'open', severity: 'low', analysis_type: 'security', first_observed: at },
+    change: { ...base, change_type: 'diff', severity: 'info', source: 'sample', summary: 'sample', first_observed: at },
   };
 })();
 
@@ -165,7 +182,7 @@ const PAGE = 500;
  */
 export async function evaluateDefinitionsOfDone(
   q: Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> },
-  opts: { resourceId?: string; now?: Date } = {},
+  opts: { resourceId?: string; evidenceId?: string; now?: Date } = {},
 ): Promise<DodRunResult> {
   const out: DodRunResult = { evaluated: 0, passed: [], regressed: [], errors: {} };
   let after = '00000000-0000-0000-0000-000000000000';
@@ -175,13 +192,18 @@ export async function evaluateDefinitionsOfDone(
          to_jsonb(e) AS evidence, to_jsonb(i) AS incident,
          (SELECT to_jsonb(x) FROM checks x WHERE x.id = e.check_id AND x.deleted_at IS NULL) AS check_row,
          (SELECT to_jsonb(x) FROM components x WHERE x.id = e.component_id AND x.deleted_at IS NULL) AS component,
-         (SELECT to_jsonb(x) FROM config_items x WHERE x.id = e.config_id AND x.deleted_at IS NULL) AS config,
-         (SELECT to_jsonb(x) FROM config_analysis x WHERE x.id = e.config_analysis_id) AS analysis
+         -- the evidence's config, else the one its change or insight is of (the web names only those)
+         (SELECT to_jsonb(x) FROM config_items x WHERE x.deleted_at IS NULL AND x.id = coalesce(e.config_id,
+            (SELECT c.config_id FROM config_changes c WHERE c.id = e.config_change_id),
+            (SELECT a.config_id FROM config_analysis a WHERE a.id = e.config_analysis_id))) AS config,
+         (SELECT to_jsonb(x) FROM config_analysis x WHERE x.id = e.config_analysis_id) AS analysis,
+         (SELECT to_jsonb(x) - 'patches' - 'diff' FROM config_changes x WHERE x.id = e.config_change_id) AS change
        FROM evidences e JOIN hypotheses h ON h.id = e.hypothesis_id JOIN incidents i ON i.id = h.incident_id
        WHERE e.definition_of_done AND e.type = ANY($1::text[]) AND i.status <> 'closed' AND e.id > $2::uuid
          AND ($3::uuid IS NULL OR e.check_id = $3::uuid OR e.component_id = $3::uuid)
+         AND ($5::uuid IS NULL OR e.id = $5::uuid)
        ORDER BY e.id LIMIT $4`,
-      [AUTOMATIC_DOD_TYPES, after, opts.resourceId ?? null, PAGE],
+      [AUTOMATIC_DOD_TYPES, after, opts.resourceId ?? null, PAGE, opts.evidenceId ?? null],
     );
     const now = opts.now ?? new Date();
     for (const row of rows) {

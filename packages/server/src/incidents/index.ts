@@ -23,6 +23,7 @@ export { evaluateDefinitionsOfDone } from './dod.ts';
  *   incidents.responder-dispatch  incident.responder.dispatch: open the team responder's ticket
  *   incidents.mentions            incident.comment.mentions: one incident.comment.mention per person
  *   incidents.mention-email       incident.comment.mention: email one mentioned person
+ *   incidents.dod-written         incident.evidence.dod_changed: judge that evidence's definition of done now
  *   incidents:definition-of-done  (scheduled) every minute: every automatic definition of done (dod.ts)
  */
 export const INCIDENTS_CONSUMER = 'incidents';
@@ -32,6 +33,7 @@ export const TRANSITION_EVENTS = [
   'component.status.healthy',
   'component.status.unhealthy',
 ];
+export const DOD_WRITTEN_EVENT = 'incident.evidence.dod_changed';
 export const DOD_JOB_KEY = 'incidents:definition-of-done';
 export const DOD_JOB_NAME = 'IncidentDefinitionOfDone';
 
@@ -60,6 +62,16 @@ export async function handleTransition(event: ConsumedEvent, q: Queryable, log: 
     await autoResolve(q, resource ?? { kind, id }, log);
   }
   await evaluateDefinitionsOfDone(q, { resourceId: id });
+}
+
+/** An evidence's definition of done was written: judge it now rather than at the next minute. */
+export async function handleDodWrite(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
+  const id = String(event.properties.evidence_id ?? '');
+  if (!UUID.test(id)) return;
+  const r = await evaluateDefinitionsOfDone(q, { evidenceId: id });
+  // a script that does not evaluate is the evidence's state, not the event's failure
+  for (const [evidence, error] of Object.entries(r.errors))
+    log.info({ evidence, error }, 'definition of done not evaluated');
 }
 
 /** The scheduled definition-of-done evaluation, recorded in job history. */
@@ -107,6 +119,9 @@ export function registerIncidents(app: FastifyInstance, deps: IncidentsDeps): vo
   const mentions = mentionHandlers({ mailer, log, publicUrl: config.publicUrl });
   queue.consume('incidents.mentions', [MENTIONS_EVENT], (event, { done }) => done((tx) => mentions.comment(event, tx)));
   queue.consume('incidents.mention-email', [MENTION_EVENT], mentions.person, { onFailure: mentions.personFailed });
+  queue.consume('incidents.dod-written', [DOD_WRITTEN_EVENT], (event, { done }) =>
+    done((tx) => handleDodWrite(event, tx, log)),
+  );
 
   app.engines.scheduler.addSource(incidentJobSource(db));
 }

@@ -1,11 +1,13 @@
 /**
  * The incident vocabularies and status workflow live in @watchdeck/core (shared with the web).
- * The database enforces the same table (migrations/0102_incident_workflow.sql,
- * incident_status_moves()); keep the two in step.
+ * The database enforces the same moves (incident_status_moves(), migrations 0102 and 0200: the
+ * dropdown's table plus the header toggle's, core acceptedStatusMoves); keep the two in step.
  */
 export {
   INCIDENT_STATUSES,
   allowedStatusMoves,
+  acceptedStatusMoves,
+  statusToggleTarget,
   severityFromCode,
   type IncidentStatus,
   SEVERITIES as INCIDENT_SEVERITIES,

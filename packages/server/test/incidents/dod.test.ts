@@ -2,13 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DOD_DEFAULT_SCRIPTS, DOD_SCRIPT_EXAMPLES } from '@watchdeck/core';
+import { AUTOMATIC_DOD_TYPES, DOD_DEFAULT_SCRIPTS, DOD_SCRIPT_EXAMPLES } from '@watchdeck/core';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/db/index.ts';
 import { dodScriptProblem, evaluateDod, type DodRow } from '../../src/incidents/dod.ts';
-import { DOD_JOB_KEY, DOD_JOB_NAME, incidentJobSource } from '../../src/incidents/index.ts';
+import { DOD_JOB_KEY, DOD_JOB_NAME, DOD_WRITTEN_EVENT, incidentJobSource } from '../../src/incidents/index.ts';
 import { apiAt, createIncident, waitFor, type Api } from './support.ts';
 
 /**
@@ -33,12 +33,13 @@ function row(type: DodRow['type'], script: string | null, resource: Record<strin
     evidence: { ...base, type },
     incident: { ...base, status: 'open', title: 'x' },
     check_row: type === 'check' ? { ...base, name: 'api', ...resource } : null,
-    component: type === 'topology' ? { ...base, name: 'db', ...resource } : null,
+    component: type === 'topology' || type === 'log' ? { ...base, name: 'db', ...resource } : null,
     config:
-      type === 'config' || type === 'config_analysis'
+      type === 'config' || type === 'config_analysis' || type === 'config_change'
         ? { ...base, name: 'pod', health: 'healthy', ...(type === 'config' ? resource : {}) }
         : null,
     analysis: type === 'config_analysis' ? { ...base, ...resource } : null,
+    change: type === 'config_change' ? { ...base, change_type: 'diff', ...resource } : null,
   };
 }
 
@@ -92,6 +93,38 @@ describe('definition-of-done expressions', () => {
     expect(evaluateDod({ ...row('check', null, {}), check_row: null }, NOW)).toEqual({
       error: 'the check of this evidence no longer exists',
     });
+  });
+
+  it('judges a config change by the config it changed and a log by its component', () => {
+    expect(AUTOMATIC_DOD_TYPES).toEqual(expect.arrayContaining(['config_change', 'log']));
+    const change = (
+      config: Record<string, unknown>,
+      script: string | null = null,
+      c: Record<string, unknown> = {},
+    ) => ({
+      ...row('config_change', script, c),
+      config: { id: 'c1', name: 'checkout', health: 'healthy', updated_at: ago(MIN), ...config },
+    });
+    expect(evaluateDod(change({ health: 'healthy' }), NOW)).toEqual({ done: true });
+    expect(evaluateDod(change({ health: 'unhealthy' }), NOW)).toEqual({ done: false });
+    const rolledBack =
+      'change.change_type == "Deployment" && change.age > duration("10m") && config.health == "healthy"';
+    expect(evaluateDod(change({}, rolledBack, { change_type: 'Deployment', created_at: ago(20 * MIN) }), NOW)).toEqual({
+      done: true,
+    });
+    expect(evaluateDod(change({}, rolledBack, { change_type: 'Deployment', created_at: ago(5 * MIN) }), NOW)).toEqual({
+      done: false,
+    });
+    expect(evaluateDod({ ...change({}), change: null }, NOW)).toEqual({
+      error: 'the config change of this evidence no longer exists',
+    });
+
+    expect(evaluateDod(row('log', null, { status: 'healthy' }), NOW)).toEqual({ done: true });
+    expect(evaluateDod(row('log', null, { status: 'unhealthy' }), NOW)).toEqual({ done: false });
+    expect(evaluateDod({ ...row('log', null, {}), component: null }, NOW)).toEqual({
+      error: 'this log evidence names no component to follow; mark it done by hand',
+    });
+    expect(dodScriptProblem('change.severity == "high" && change.age > duration("1h")')).toBeUndefined();
   });
 
   it('judges scripts before they are stored', () => {
@@ -272,6 +305,75 @@ for (const driver of testDrivers()) {
       // (the scheduler's own run may have been the one that flipped it; the event shows it flipped once)
       expect(runs.some((r: any) => r.details.summary?.passed >= 1)).toBe(true);
       expect(runs.every((r: any) => ['SUCCESS', 'WARNING'].includes(r.status))).toBe(true);
+    });
+
+    it('judges a config change by its config, at once when it joins the definition of done', async () => {
+      const config = (
+        await db.query<{ id: string }>(
+          `INSERT INTO config_items (type, config_class, name, health) VALUES ('Kubernetes::Deployment', 'Deployment', 'checkout', 'unhealthy') RETURNING id`,
+        )
+      ).rows[0].id;
+      const change = (
+        await db.query<{ id: string }>(
+          `INSERT INTO config_changes (config_id, change_type, summary) VALUES ($1, 'Deployment', 'image 1.4.2') RETURNING id`,
+          [config],
+        )
+      ).rows[0].id;
+      const jobRuns = async () =>
+        Number(
+          (await db.query<{ n: string }>(`SELECT count(*) AS n FROM job_history WHERE name = $1`, [DOD_JOB_NAME]))
+            .rows[0].n,
+        );
+      const inc = await createIncident(api);
+      // the web names the change only (Add Evidence), not its config
+      const ev = await evidenceFor(inc.id, {
+        type: 'config_change',
+        config_change_id: change,
+        definition_of_done: false,
+      });
+      const [job] = await incidentJobSource(db).list();
+      await job.run();
+      expect((await evidence(ev.id)).done).toBe(false); // not part of the definition of done yet
+
+      await db.query(`UPDATE config_items SET health = 'healthy' WHERE id = $1`, [config]);
+      // no scheduled evaluation meanwhile: what flips it must be the write's own event
+      await app.engines.scheduler.stop();
+      try {
+        const runsBefore = await jobRuns();
+        const added = await api('PATCH', `/api/db/evidences?id=eq.${ev.id}`, {
+          definition_of_done: true,
+          script: null,
+        });
+        expect(added.status, JSON.stringify(added.body)).toBe(200);
+        // judged by the write's event, not by the minute's job
+        await waitFor(
+          () => evidence(ev.id),
+          (e) => e.done === true,
+          'done once added, its config being healthy',
+        );
+        expect(await jobRuns()).toBe(runsBefore);
+      } finally {
+        await app.engines.scheduler.start();
+      }
+      expect(await dodEvents(ev.id)).toEqual(['incident.dod.passed']);
+      // the write's event was handled and is gone (none left pending or failed)
+      await waitFor(
+        async () =>
+          (
+            await db.query(
+              `SELECT status, error FROM event_queue WHERE name = $1 AND properties ->> 'evidence_id' = $2`,
+              [DOD_WRITTEN_EVENT, ev.id],
+            )
+          ).rows,
+        (rows) => rows.length === 0,
+        'the dod_changed event consumed',
+      );
+
+      // and the scheduled job follows the config from then on
+      await db.query(`UPDATE config_items SET health = 'unhealthy' WHERE id = $1`, [config]);
+      await job.run();
+      expect((await evidence(ev.id)).done).toBe(false);
+      expect(await dodEvents(ev.id)).toEqual(['incident.dod.passed', 'incident.dod.regressed']);
     });
 
     it('follows a component: its status change is an event and re-evaluates its definitions of done', async () => {

@@ -5,7 +5,7 @@ import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 import type { Db } from '../../src/db/index.ts';
 import { SYSTEM_PERSON } from '../../src/auth/caller.ts';
-import { INCIDENT_STATUSES, allowedStatusMoves } from '../../src/incidents/workflow.ts';
+import { INCIDENT_STATUSES, acceptedStatusMoves, statusToggleTarget } from '../../src/incidents/workflow.ts';
 
 /**
  * Incidents over /api/db on a real app and database: the status workflow of seed 001 section 4,
@@ -111,7 +111,7 @@ for (const driver of testDrivers()) {
           const inc = await incidentIn(from);
           const r = await call(url, 'PATCH', `incidents?id=eq.${inc.id}`, { status: to });
           const stored = (await call(url, 'GET', `incidents?id=eq.${inc.id}&select=status`)).body[0].status;
-          if (allowedStatusMoves(from).includes(to)) {
+          if (acceptedStatusMoves(from).includes(to)) {
             allowedCount++;
             expect(r.status, `${from} -> ${to}: ${JSON.stringify(r.body)}`).toBe(200);
             expect(stored).toBe(to);
@@ -129,9 +129,20 @@ for (const driver of testDrivers()) {
           }
         }
       }
-      // the table of seed 001 section 4, off the diagonal
-      expect(allowedCount).toBe(5 + 4 + 3 + 3 + 2 + 1);
+      // the table of seed 001 section 4, off the diagonal, plus the header toggle's investigating -> open
+      expect(allowedCount).toBe(5 + 4 + 3 + 3 + 2 + 1 + 1);
       expect(refusedCount).toBe(30 - allowedCount);
+    });
+
+    it("accepts the header toggle's move from every status: close an open incident, reopen any other", async () => {
+      for (const from of INCIDENT_STATUSES) {
+        const inc = await incidentIn(from);
+        const to = statusToggleTarget(from);
+        expect(to).toBe(from === 'open' ? 'closed' : 'open');
+        const r = await call(url, 'PATCH', `incidents?id=eq.${inc.id}`, { status: to });
+        expect(r.status, `${from} -> ${to}: ${JSON.stringify(r.body)}`).toBe(200);
+        expect(r.body[0].status).toBe(to);
+      }
     });
 
     it('stamps acknowledged, resolved and closed when the status first reaches them', async () => {

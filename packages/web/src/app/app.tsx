@@ -2,7 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { Toaster } from 'sonner';
 import { isPublicPath, loginUrl, setUnauthorizedHandler } from '../lib/http.ts';
+import { RouteRegistryProvider } from '../lib/route-registry.tsx';
 import { TOAST_DURATION_MS } from '../lib/toast.ts';
+import { isRegisteredPath } from './routes.ts';
 import { router } from './router.tsx';
 
 // networkMode 'always': offline, a call fails at once with 'No internet connection. Please try
@@ -24,7 +26,10 @@ setUnauthorizedHandler(() => {
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      {/* links to screens this build does not have read as text (lib/route-registry.tsx) */}
+      <RouteRegistryProvider exists={isRegisteredPath}>
+        <RouterProvider router={router} />
+      </RouteRegistryProvider>
       {/* a modal (the check drawer, a dialog) turns pointer events off outside itself; toasts
           stay clickable so a toast's link (e.g. to a new incident) works while one is open */}
       <Toaster

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Paperclip } from 'lucide-react';
-import { INCIDENT_TYPES, SEVERITIES } from '@watchdeck/core';
+import { INCIDENT_TYPE_LABELS, INCIDENT_TYPES, SEVERITIES, SEVERITY_LABELS } from '@watchdeck/core';
 import { FormField, TextAreaField, TextField, inputClass } from '../forms/index.ts';
 import { Button } from '../ui/button.tsx';
 import { Modal } from '../ui/modal.tsx';
@@ -45,7 +45,11 @@ const schema = z
       ctx.addIssue({ code: 'custom', path: [creating ? 'incidentTitle' : 'incidentId'], message: MESSAGES.incident });
     }
     if (v.incidentId && !creating && (!v.hypothesisId || (v.hypothesisId === NEW && !v.hypothesisTitle.trim()))) {
-      ctx.addIssue({ code: 'custom', path: [v.hypothesisId === NEW ? 'hypothesisTitle' : 'hypothesisId'], message: MESSAGES.hypothesis });
+      ctx.addIssue({
+        code: 'custom',
+        path: [v.hypothesisId === NEW ? 'hypothesisTitle' : 'hypothesisId'],
+        message: MESSAGES.hypothesis,
+      });
     }
     if (creating && !v.severity) ctx.addIssue({ code: 'custom', path: ['severity'], message: MESSAGES.severity });
     if (creating && !v.type) ctx.addIssue({ code: 'custom', path: ['type'], message: MESSAGES.type });
@@ -185,7 +189,12 @@ export function LinkToIncidentDialog({
     >
       <FormProvider {...form}>
         <form id="link-to-incident-form" onSubmit={submit} noValidate className="space-y-4">
-          <SelectField name="incidentId" label="Incident" error={formState.errors.incidentId?.message} register={register}>
+          <SelectField
+            name="incidentId"
+            label="Incident"
+            error={formState.errors.incidentId?.message}
+            register={register}
+          >
             <option value={NEW}>Create a new incident</option>
             {incidents.data?.map((i) => (
               <option key={i.id} value={i.id}>
@@ -193,10 +202,17 @@ export function LinkToIncidentDialog({
               </option>
             ))}
           </SelectField>
-          {!existing && <TextField<Values> name="incidentTitle" label="Incident description" placeholder="What is wrong?" />}
+          {!existing && (
+            <TextField<Values> name="incidentTitle" label="Incident description" placeholder="What is wrong?" />
+          )}
           <TextAreaField<Values> name="description" label="Description" />
           {existing && (
-            <SelectField name="hypothesisId" label="Hypothesis" error={formState.errors.hypothesisId?.message} register={register}>
+            <SelectField
+              name="hypothesisId"
+              label="Hypothesis"
+              error={formState.errors.hypothesisId?.message}
+              register={register}
+            >
               <option value="">Select a hypothesis</option>
               <option value={NEW}>Create a new hypothesis</option>
               {hypotheses.data?.map((h) => (
@@ -207,7 +223,11 @@ export function LinkToIncidentDialog({
             </SelectField>
           )}
           {(!existing || hypothesisId === NEW) && (
-            <TextField<Values> name="hypothesisTitle" label="Hypothesis description" placeholder="What might be causing it?" />
+            <TextField<Values>
+              name="hypothesisTitle"
+              label="Hypothesis description"
+              placeholder="What might be causing it?"
+            />
           )}
           {!existing && (
             <div className="grid grid-cols-2 gap-4">
@@ -215,15 +235,20 @@ export function LinkToIncidentDialog({
                 <option value="">Select a type</option>
                 {INCIDENT_TYPES.map((t) => (
                   <option key={t} value={t}>
-                    {t}
+                    {INCIDENT_TYPE_LABELS[t]}
                   </option>
                 ))}
               </SelectField>
-              <SelectField name="severity" label="Severity" error={formState.errors.severity?.message} register={register}>
+              <SelectField
+                name="severity"
+                label="Severity"
+                error={formState.errors.severity?.message}
+                register={register}
+              >
                 <option value="">Select a severity</option>
                 {SEVERITIES.map((s) => (
                   <option key={s} value={s}>
-                    {s}
+                    {SEVERITY_LABELS[s]}
                   </option>
                 ))}
               </SelectField>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Lock } from 'lucide-react';
+import { AlertTriangle, Lock } from 'lucide-react';
 import {
   INSTANCE_RESPONDER_TYPES,
   RESPONDER_FIELDS,
@@ -13,6 +13,7 @@ import {
 import { inputClass } from '../../../components/forms/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
+import { RouteLink } from '../../../components/ui/route-link.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useWhoami } from '../../../lib/session.tsx';
@@ -21,7 +22,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced.ts';
 import { usePeople, useResponderInstances, useResponderOptions, useTeams } from '../api/lookups.ts';
 import { createResponder } from '../api/writes.ts';
 import type { IncidentDetail, TeamRef } from '../api/types.ts';
-import { RESPONDER_MESSAGES } from '../lib/messages.ts';
+import { CONNECTIONS_ROUTE, RESPONDER_MESSAGES, noConnectionMessage } from '../lib/messages.ts';
 
 /** Integration option search debounce and the size above which an option list gets a filter box (seeds 000/001 section 9). */
 const OPTION_SEARCH_MS = 500;
@@ -30,7 +31,8 @@ const OPTION_WINDOW = 20;
 type Step = 'select' | 'type' | 'details';
 
 function clientOf(team: TeamRef | undefined, type: TeamResponderType | undefined): ResponderClientConfig {
-  const clients = (team?.spec as { responder_clients?: Record<string, ResponderClientConfig> } | undefined)?.responder_clients;
+  const clients = (team?.spec as { responder_clients?: Record<string, ResponderClientConfig> } | undefined)
+    ?.responder_clients;
   return (type && clients?.[type]) || {};
 }
 
@@ -61,18 +63,44 @@ function LookupSelect({
   const q = useDebouncedValue(filter, OPTION_SEARCH_MS);
   const ready = !!connectionId && (!parent || !!values[parent]);
   const options = useResponderOptions(
-    { connectionId, field: field.key, project: values.project || undefined, plan: values.plan_id || undefined, q: q || undefined },
+    {
+      connectionId,
+      field: field.key,
+      project: values.project || undefined,
+      plan: values.plan_id || undefined,
+      q: q || undefined,
+    },
     ready,
   );
   const list = options.data?.options ?? [];
   return (
     <div className="space-y-1">
       {(list.length > OPTION_WINDOW || filter) && (
-        <input type="search" aria-label={`Filter ${field.label}`} value={filter} onChange={(e) => setFilter(e.target.value)} className={cn(inputClass(), 'py-1')} placeholder="Search" />
+        <input
+          type="search"
+          aria-label={`Filter ${field.label}`}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          className={cn(inputClass(), 'py-1')}
+          placeholder="Search"
+        />
       )}
       <div className="flex items-center gap-2">
-        <select id={id} value={value} disabled={!ready} onChange={(e) => onChange(e.target.value)} aria-invalid={invalid || undefined} className={inputClass(invalid)}>
-          <option value="">{!ready ? (parent ? `Choose the ${parent === 'plan_id' ? 'plan' : parent} first` : 'Choose the instance first') : 'Select'}</option>
+        <select
+          id={id}
+          value={value}
+          disabled={!ready}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={invalid || undefined}
+          className={inputClass(invalid)}
+        >
+          <option value="">
+            {!ready
+              ? parent
+                ? `Choose the ${parent === 'plan_id' ? 'plan' : parent} first`
+                : 'Choose the instance first'
+              : 'Select'}
+          </option>
           {value && !list.some((o) => o.value === value) && <option value={value}>{value}</option>}
           {list.map((o) => (
             <option key={o.value} value={o.value}>
@@ -94,7 +122,15 @@ function LookupSelect({
  * incident; fixed values lock the field), every one required, Save Team Responder. Back returns
  * one step.
  */
-export function AddResponderWizard({ incident, onClose, onAdded }: { incident: IncidentDetail; onClose: () => void; onAdded: () => void }) {
+export function AddResponderWizard({
+  incident,
+  onClose,
+  onAdded,
+}: {
+  incident: IncidentDetail;
+  onClose: () => void;
+  onAdded: () => void;
+}) {
   const me = useWhoami().user.id;
   const teams = useTeams();
   const people = usePeople();
@@ -117,7 +153,8 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
   const instances = useResponderInstances(step === 'details' && needsInstance ? type : undefined, teamId || undefined);
   // the instance is auto-chosen (and locked) when the team names one, or when there is only one
   const instanceList = instances.data?.instances ?? [];
-  const instance = chosenInstance || (instances.data?.locked || instanceList.length === 1 ? (instanceList[0]?.id ?? '') : '');
+  const instance =
+    chosenInstance || (instances.data?.locked || instanceList.length === 1 ? (instanceList[0]?.id ?? '') : '');
 
   // What each field shows: a fixed value of the team (locked), what the person typed, else the
   // team's default, a template over the form and the incident, evaluated afresh as the form changes.
@@ -130,7 +167,8 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
     }
     const context = { ...out, incident, team };
     for (const f of fields) {
-      if (!(f.key in fixed) && !(f.key in values) && client.defaults?.[f.key] !== undefined) out[f.key] = renderTemplate(client.defaults[f.key], context);
+      if (!(f.key in fixed) && !(f.key in values) && client.defaults?.[f.key] !== undefined)
+        out[f.key] = renderTemplate(client.defaults[f.key], context);
     }
     return out;
   })();
@@ -145,6 +183,8 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
 
   const missing = (key: string) => !(shown[key] ?? '').trim();
   const instanceMissing = needsInstance && !instance;
+  // no connection of this type at all: nothing to choose, nothing to send the ticket through
+  const noConnection = needsInstance && instances.isSuccess && instanceList.length === 0;
 
   const add = async (row: Parameters<typeof createResponder>[0]) => {
     setBusy(true);
@@ -170,7 +210,12 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
     void add({ incident_id: incident.id, type, team_id: teamId, created_by: me, properties });
   };
 
-  const title = step === 'select' ? 'Select Responder' : step === 'type' ? 'Responder Type' : `${RESPONDER_TYPE_LABELS[type!]} details`;
+  const title =
+    step === 'select'
+      ? 'Select Responder'
+      : step === 'type'
+        ? 'Responder Type'
+        : `${RESPONDER_TYPE_LABELS[type!]} details`;
   return (
     <Modal
       open
@@ -186,7 +231,15 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
               <Button
                 variant="primary"
                 disabled={busy}
-                onClick={() => void add({ incident_id: incident.id, type: 'person', person_id: personId, created_by: me, properties: { responderType: 'person', person: personId } })}
+                onClick={() =>
+                  void add({
+                    incident_id: incident.id,
+                    type: 'person',
+                    person_id: personId,
+                    created_by: me,
+                    properties: { responderType: 'person', person: personId },
+                  })
+                }
               >
                 {busy && <Spinner size={14} />}
                 Add
@@ -211,7 +264,7 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
             </Button>
           )}
           {step === 'details' && (
-            <Button variant="primary" disabled={busy} onClick={save}>
+            <Button variant="primary" disabled={busy || noConnection} onClick={save}>
               {busy && <Spinner size={14} />}
               Save Team Responder
             </Button>
@@ -273,7 +326,10 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
                 role="radio"
                 aria-checked={type === t}
                 onClick={() => setType(t)}
-                className={cn('rounded-md border px-3 py-2 text-sm', type === t ? 'border-blue-600 bg-blue-50 text-blue-800' : 'border-gray-200 hover:bg-gray-50')}
+                className={cn(
+                  'rounded-md border px-3 py-2 text-sm',
+                  type === t ? 'border-blue-600 bg-blue-50 text-blue-800' : 'border-gray-200 hover:bg-gray-50',
+                )}
               >
                 {RESPONDER_TYPE_LABELS[t]}
               </button>
@@ -281,12 +337,33 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
           </div>
         ))}
 
-      {step === 'details' && type && (
+      {step === 'details' && type && noConnection && (
+        <div
+          role="alert"
+          className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          <AlertTriangle size={16} className="mt-0.5 shrink-0 text-amber-600" aria-hidden />
+          <p>
+            {noConnectionMessage(RESPONDER_TYPE_LABELS[type])}{' '}
+            <RouteLink
+              to={CONNECTIONS_ROUTE}
+              className="font-medium text-blue-700 underline"
+              textClassName="font-medium"
+            >
+              Add a {RESPONDER_TYPE_LABELS[type]} connection
+            </RouteLink>{' '}
+            in Settings, Connections, then add this responder again.
+          </p>
+        </div>
+      )}
+
+      {step === 'details' && type && !noConnection && (
         <div className="space-y-3">
           {needsInstance && (
             <div className="space-y-1">
               <label htmlFor="responder-instance" className="flex items-center gap-1 text-sm font-medium text-gray-700">
-                Instance {instances.data?.locked && <Lock size={12} className="text-gray-400" aria-label="set by the team" />}
+                Instance{' '}
+                {instances.data?.locked && <Lock size={12} className="text-gray-400" aria-label="set by the team" />}
               </label>
               <select
                 id="responder-instance"
@@ -332,11 +409,34 @@ export function AddResponderWizard({ incident, onClose, onAdded }: { incident: I
                   {locked && <Lock size={12} className="text-gray-400" aria-label="set by the team" />}
                 </label>
                 {f.lookup && !locked ? (
-                  <LookupSelect id={id} field={f} connectionId={instance || undefined} values={shown} value={shown[f.key] ?? ''} onChange={(v) => setField(f.key, v)} invalid={invalid} />
+                  <LookupSelect
+                    id={id}
+                    field={f}
+                    connectionId={instance || undefined}
+                    values={shown}
+                    value={shown[f.key] ?? ''}
+                    onChange={(v) => setField(f.key, v)}
+                    invalid={invalid}
+                  />
                 ) : f.multiline ? (
-                  <textarea id={id} rows={3} value={shown[f.key] ?? ''} disabled={locked} onChange={(e) => setField(f.key, e.target.value)} aria-invalid={invalid || undefined} className={inputClass(invalid)} />
+                  <textarea
+                    id={id}
+                    rows={3}
+                    value={shown[f.key] ?? ''}
+                    disabled={locked}
+                    onChange={(e) => setField(f.key, e.target.value)}
+                    aria-invalid={invalid || undefined}
+                    className={inputClass(invalid)}
+                  />
                 ) : (
-                  <input id={id} value={shown[f.key] ?? ''} disabled={locked} onChange={(e) => setField(f.key, e.target.value)} aria-invalid={invalid || undefined} className={inputClass(invalid)} />
+                  <input
+                    id={id}
+                    value={shown[f.key] ?? ''}
+                    disabled={locked}
+                    onChange={(e) => setField(f.key, e.target.value)}
+                    aria-invalid={invalid || undefined}
+                    className={inputClass(invalid)}
+                  />
                 )}
                 {invalid && (
                   <p role="alert" className="text-xs text-red-600">

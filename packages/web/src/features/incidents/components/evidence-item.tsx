@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { CheckCircle2, Circle, ListChecks, Trash2 } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { RouteLink } from '../../../components/ui/route-link.tsx';
 import { Tooltip } from '../../../components/ui/tooltip.tsx';
+import { cn } from '../../../lib/cn.ts';
 import { formatDateTime, formatRelative } from '../../../lib/format.ts';
 import { toastFailure } from '../../../lib/toast.ts';
 import { deleteEvidence, updateEvidences } from '../api/writes.ts';
@@ -53,27 +54,39 @@ function LogLines({ evidence }: { evidence: Evidence }) {
 }
 
 /** One evidence under a hypothesis: what it points at, and its definition-of-done actions. */
-export function EvidenceItem({ evidence, canWrite, onChanged }: { evidence: Evidence; canWrite: boolean; onChanged: () => void }) {
+export function EvidenceItem({
+  evidence,
+  canWrite,
+  onChanged,
+}: {
+  evidence: Evidence;
+  canWrite: boolean;
+  onChanged: () => void;
+}) {
   const [confirm, setConfirm] = useState<'remove' | 'delete' | null>(null);
   const href = evidenceHref(evidence);
   const title = evidenceTitle(evidence);
   const addToDod = async () => {
-    await updateEvidences([evidence.id], { definition_of_done: true }).catch(failed(EVIDENCE_MESSAGES.addFailed)).catch(() => undefined);
+    await updateEvidences([evidence.id], { definition_of_done: true })
+      .catch(failed(EVIDENCE_MESSAGES.addFailed))
+      .catch(() => undefined);
     onChanged();
   };
   return (
     <li className="group flex items-start gap-2 rounded-md px-2 py-1.5 hover:bg-gray-50" data-evidence-id={evidence.id}>
       <EvidenceIcon type={evidence.type} className="mt-0.5" />
       <div className="min-w-0 flex-1">
-        <div className="flex items-center gap-1.5 text-sm">
+        {/* the title wraps rather than being cut: a narrow column still shows all of it */}
+        <div className="flex flex-wrap items-center gap-x-1.5 gap-y-0.5 text-sm">
           <HealthDot health={evidenceHealth(evidence)} />
-          {href ? (
-            <Link to={href} className="truncate font-medium text-blue-700 hover:underline">
-              {title}
-            </Link>
-          ) : (
-            <span className="truncate text-gray-800">{title}</span>
-          )}
+          {/* a resource's screen may not exist yet (catalog, topology item): then its name as text */}
+          <RouteLink
+            to={href}
+            className="min-w-0 font-medium break-words text-blue-700 hover:underline"
+            textClassName={cn('min-w-0 break-words', href ? 'font-medium text-gray-900' : 'text-gray-800')}
+          >
+            <span data-evidence-title>{title}</span>
+          </RouteLink>
           <span className="shrink-0 text-xs text-gray-400">{EVIDENCE_TYPE_LABELS[evidence.type]}</span>
           {evidence.definition_of_done && (
             <span className="inline-flex shrink-0 items-center gap-0.5 rounded bg-green-50 px-1.5 text-[11px] font-medium text-green-700">
@@ -81,7 +94,9 @@ export function EvidenceItem({ evidence, canWrite, onChanged }: { evidence: Evid
             </span>
           )}
         </div>
-        {evidence.description && evidence.description !== title && <p className="text-xs text-gray-600">{evidence.description}</p>}
+        {evidence.description && evidence.description !== title && (
+          <p className="text-xs text-gray-600">{evidence.description}</p>
+        )}
         {evidence.type === 'log' && <LogLines evidence={evidence} />}
         <p className="text-[11px] text-gray-400">
           {evidence.created_by?.name ?? evidence.external_created_by ?? 'System'} ·{' '}
@@ -93,15 +108,36 @@ export function EvidenceItem({ evidence, canWrite, onChanged }: { evidence: Evid
       {canWrite && (
         <div className="flex shrink-0 gap-0.5 opacity-60 group-hover:opacity-100">
           {evidence.definition_of_done ? (
-            <Button variant="ghost" size="icon" className="h-7 w-7" aria-label="Remove from definition of done" title="Remove from definition of done" onClick={() => setConfirm('remove')}>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="h-7 w-7"
+              aria-label="Remove from definition of done"
+              title="Remove from definition of done"
+              onClick={() => setConfirm('remove')}
+            >
               <CheckCircle2 size={14} className="text-green-600" aria-hidden />
             </Button>
           ) : (
-            <Button variant="ghost" size="icon" className="h-7 w-7" aria-label="Add to definition of done" title="Add to definition of done" onClick={() => void addToDod()}>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="h-7 w-7"
+              aria-label="Add to definition of done"
+              title="Add to definition of done"
+              onClick={() => void addToDod()}
+            >
               <Circle size={14} aria-hidden />
             </Button>
           )}
-          <Button variant="ghost" size="icon" className="h-7 w-7" aria-label="Delete evidence" title="Delete evidence" onClick={() => setConfirm('delete')}>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-7 w-7"
+            aria-label="Delete evidence"
+            title="Delete evidence"
+            onClick={() => setConfirm('delete')}
+          >
             <Trash2 size={14} aria-hidden />
           </Button>
         </div>
@@ -113,7 +149,9 @@ export function EvidenceItem({ evidence, canWrite, onChanged }: { evidence: Evid
         message={EVIDENCE_MESSAGES.removeMessage}
         confirmLabel="Remove"
         onConfirm={async () => {
-          await updateEvidences([evidence.id], { definition_of_done: false }).catch(failed(EVIDENCE_MESSAGES.removeFailed));
+          await updateEvidences([evidence.id], { definition_of_done: false }).catch(
+            failed(EVIDENCE_MESSAGES.removeFailed),
+          );
           onChanged();
         }}
       />
@@ -134,4 +172,3 @@ export function EvidenceItem({ evidence, canWrite, onChanged }: { evidence: Evid
     </li>
   );
 }
-

@@ -1,14 +1,26 @@
-import { useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { MessageSquare, MoreHorizontal, Plus } from 'lucide-react';
 import { HYPOTHESIS_STATUSES, type HypothesisStatus, type HypothesisType } from '@watchdeck/core';
 import { Button } from '../../../components/ui/button.tsx';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '../../../components/ui/dropdown-menu.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../../components/ui/dropdown-menu.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { toastError } from '../../../lib/toast.ts';
 import { useDebouncedCallback } from '../../../lib/use-debounced.ts';
 import { updateHypothesis } from '../api/writes.ts';
 import type { Comment, Hypothesis } from '../api/types.ts';
-import { CHILD_TYPE, HYPOTHESIS_STATUS_CLASSES, HYPOTHESIS_STATUS_LABELS, HYPOTHESIS_TYPE_LABELS, NO_TITLE } from '../lib/display.ts';
+import {
+  CHILD_TYPE,
+  HYPOTHESIS_STATUS_CLASSES,
+  HYPOTHESIS_STATUS_LABELS,
+  HYPOTHESIS_TYPE_LABELS,
+  NO_TITLE,
+} from '../lib/display.ts';
 import { AddEvidenceWizard } from './add-evidence-wizard.tsx';
 import { CommentItem } from './comment-text.tsx';
 import { EvidenceItem } from './evidence-item.tsx';
@@ -54,7 +66,8 @@ export function HypothesisTree(props: TreeProps) {
   }, [hypotheses]);
   const commentsBy = useMemo(() => {
     const map = new Map<string, Comment[]>();
-    for (const c of props.comments) if (c.hypothesis_id) map.set(c.hypothesis_id, [...(map.get(c.hypothesis_id) ?? []), c]);
+    for (const c of props.comments)
+      if (c.hypothesis_id) map.set(c.hypothesis_id, [...(map.get(c.hypothesis_id) ?? []), c]);
     return map;
   }, [props.comments]);
 
@@ -66,7 +79,11 @@ export function HypothesisTree(props: TreeProps) {
           No hypotheses yet.
           {canWrite && (
             <div className="mt-3">
-              <Button size="sm" variant="primary" onClick={() => setDialog({ kind: 'create', parent: null, type: 'root' })}>
+              <Button
+                size="sm"
+                variant="primary"
+                onClick={() => setDialog({ kind: 'create', parent: null, type: 'root' })}
+              >
                 <Plus size={14} aria-hidden /> Create hypothesis
               </Button>
             </div>
@@ -75,7 +92,15 @@ export function HypothesisTree(props: TreeProps) {
       ) : (
         <ul className="space-y-3" aria-label="Hypotheses">
           {roots.map((h) => (
-            <HypothesisNode key={h.id} hypothesis={h} childrenOf={children} commentsBy={commentsBy} depth={0} open={setDialog} {...props} />
+            <HypothesisNode
+              key={h.id}
+              hypothesis={h}
+              childrenOf={children}
+              commentsBy={commentsBy}
+              depth={0}
+              open={setDialog}
+              {...props}
+            />
           ))}
         </ul>
       )}
@@ -85,13 +110,80 @@ export function HypothesisTree(props: TreeProps) {
         </Button>
       )}
       {dialog?.kind === 'create' && (
-        <CreateHypothesisModal incidentId={incidentId} parent={dialog.parent} type={dialog.type} onClose={() => setDialog(null)} onCreated={onChanged} />
+        <CreateHypothesisModal
+          incidentId={incidentId}
+          parent={dialog.parent}
+          type={dialog.type}
+          onClose={() => setDialog(null)}
+          onCreated={onChanged}
+        />
       )}
-      {dialog?.kind === 'delete' && <DeleteHypothesisDialog hypothesis={dialog.hypothesis} onClose={() => setDialog(null)} onChanged={onChanged} />}
+      {dialog?.kind === 'delete' && (
+        <DeleteHypothesisDialog hypothesis={dialog.hypothesis} onClose={() => setDialog(null)} onChanged={onChanged} />
+      )}
       {dialog?.kind === 'evidence' && (
-        <AddEvidenceWizard incidentId={incidentId} hypotheses={hypotheses} hypothesisId={dialog.hypothesis.id} onClose={() => setDialog(null)} onAdded={onChanged} />
+        <AddEvidenceWizard
+          incidentId={incidentId}
+          hypotheses={hypotheses}
+          hypothesisId={dialog.hypothesis.id}
+          onClose={() => setDialog(null)}
+          onAdded={onChanged}
+        />
       )}
     </div>
+  );
+}
+
+/**
+ * The hypothesis title, edited in place. A one-row text area that grows with its text, so a long
+ * title wraps in a narrow card instead of being cut to a few characters; it stays one line of
+ * text (Enter and pasted line breaks do not split it).
+ */
+function TitleField({
+  value,
+  disproven,
+  onChange,
+}: {
+  value: string;
+  disproven: boolean;
+  onChange: (v: string) => void;
+}) {
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const fit = () => {
+      el.style.height = 'auto';
+      el.style.height = `${el.scrollHeight + el.offsetHeight - el.clientHeight}px`;
+    };
+    fit();
+    if (typeof ResizeObserver === 'undefined') return;
+    // a new width rewraps the text; the height this sets does not call it again
+    let width = el.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      fit();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [value]);
+  return (
+    <textarea
+      ref={ref}
+      rows={1}
+      aria-label="Hypothesis title"
+      value={value}
+      placeholder={NO_TITLE}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.preventDefault();
+      }}
+      onChange={(e) => onChange(e.target.value.replace(/\r?\n/g, ' '))}
+      className={cn(
+        'min-w-0 flex-[1_1_12rem] resize-none overflow-hidden rounded border border-transparent px-1.5 py-0.5 text-sm font-medium break-words text-gray-900 hover:border-gray-200 focus:border-blue-500 focus:outline-none',
+        disproven && 'text-gray-400 line-through',
+      )}
+    />
   );
 }
 
@@ -146,78 +238,109 @@ function HypothesisNode({
   return (
     <li data-hypothesis-id={h.id} data-hypothesis-type={h.type}>
       <div className={cn('rounded-lg border bg-white', depth === 0 ? 'border-gray-300 shadow-sm' : 'border-gray-200')}>
-        <div className="flex items-center gap-2 border-b border-gray-100 px-3 py-2">
+        {/* the title asks for 12rem before it shares its line with the controls, which wrap below it */}
+        <div className="flex flex-wrap items-start gap-x-2 gap-y-1 border-b border-gray-100 px-3 py-2">
           <span
             className={cn(
-              'shrink-0 rounded px-1.5 py-0.5 text-[11px] font-semibold tracking-wide uppercase',
-              h.type === 'root' ? 'bg-purple-50 text-purple-700' : h.type === 'factor' ? 'bg-sky-50 text-sky-700' : 'bg-emerald-50 text-emerald-700',
+              'mt-1 shrink-0 rounded px-1.5 py-0.5 text-[11px] font-semibold tracking-wide uppercase',
+              h.type === 'root'
+                ? 'bg-purple-50 text-purple-700'
+                : h.type === 'factor'
+                  ? 'bg-sky-50 text-sky-700'
+                  : 'bg-emerald-50 text-emerald-700',
             )}
           >
             {HYPOTHESIS_TYPE_LABELS[h.type]}
           </span>
           {canWrite ? (
-            <input
-              aria-label="Hypothesis title"
+            <TitleField
               value={title}
-              placeholder={NO_TITLE}
-              onChange={(e) => {
-                setTitle(e.target.value);
-                saveTitle(e.target.value);
+              disproven={status === 'disproven'}
+              onChange={(t) => {
+                setTitle(t);
+                saveTitle(t);
               }}
-              className={cn('min-w-0 flex-1 rounded border border-transparent px-1.5 py-0.5 text-sm font-medium text-gray-900 hover:border-gray-200 focus:border-blue-500 focus:outline-none', status === 'disproven' && 'text-gray-400 line-through')}
             />
           ) : (
-            <span className={cn('min-w-0 flex-1 truncate text-sm font-medium text-gray-900', status === 'disproven' && 'text-gray-400 line-through')}>{h.title || NO_TITLE}</span>
+            <span
+              className={cn(
+                'mt-0.5 min-w-0 flex-[1_1_12rem] text-sm font-medium break-words text-gray-900',
+                status === 'disproven' && 'text-gray-400 line-through',
+              )}
+            >
+              {h.title || NO_TITLE}
+            </span>
           )}
-          <select
-            aria-label="Hypothesis status"
-            value={status}
-            disabled={!canWrite}
-            onChange={(e) => {
-              const next = e.target.value as HypothesisStatus;
-              setStatus(next);
-              saveStatus(next);
-            }}
-            className={cn('rounded border border-gray-200 bg-white px-1.5 py-0.5 text-xs font-medium', HYPOTHESIS_STATUS_CLASSES[status])}
-          >
-            {HYPOTHESIS_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {HYPOTHESIS_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            onClick={() => setShowComments((v) => !v)}
-            aria-expanded={commentsOpen}
-            className="inline-flex shrink-0 items-center gap-1 rounded px-1.5 py-0.5 text-xs text-gray-500 hover:bg-gray-100"
-          >
-            <MessageSquare size={13} aria-hidden /> {comments.length}
-          </button>
-          {(canWrite || canWriteEvidence) && (
-            <DropdownMenu>
-              <DropdownMenuTrigger asChild>
-                <Button variant="ghost" size="icon" className="h-7 w-7" aria-label={`Actions for ${h.title || NO_TITLE}`}>
-                  <MoreHorizontal size={15} aria-hidden />
-                </Button>
-              </DropdownMenuTrigger>
-              <DropdownMenuContent align="end">
-                {canWrite && childType && (
-                  <DropdownMenuItem onSelect={() => open({ kind: 'create', parent: h, type: childType })}>Add {HYPOTHESIS_TYPE_LABELS[childType].toLowerCase()}</DropdownMenuItem>
-                )}
-                {canWriteEvidence && <DropdownMenuItem onSelect={() => open({ kind: 'evidence', hypothesis: h })}>Add evidence</DropdownMenuItem>}
-                {canWrite && (
-                  <>
-                    <DropdownMenuItem onSelect={() => void save({ status: 'disproven' })}>Disprove Hypothesis</DropdownMenuItem>
-                    <DropdownMenuSeparator />
-                    <DropdownMenuItem className="text-red-700" onSelect={() => open({ kind: 'delete', hypothesis: h })}>
-                      Delete
+          <div className="ml-auto flex shrink-0 items-center gap-2">
+            <select
+              aria-label="Hypothesis status"
+              value={status}
+              disabled={!canWrite}
+              onChange={(e) => {
+                const next = e.target.value as HypothesisStatus;
+                setStatus(next);
+                saveStatus(next);
+              }}
+              className={cn(
+                'rounded border border-gray-200 bg-white px-1.5 py-0.5 text-xs font-medium',
+                HYPOTHESIS_STATUS_CLASSES[status],
+              )}
+            >
+              {HYPOTHESIS_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {HYPOTHESIS_STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              onClick={() => setShowComments((v) => !v)}
+              aria-expanded={commentsOpen}
+              className="inline-flex shrink-0 items-center gap-1 rounded px-1.5 py-0.5 text-xs text-gray-500 hover:bg-gray-100"
+            >
+              <MessageSquare size={13} aria-hidden /> {comments.length}
+            </button>
+            {(canWrite || canWriteEvidence) && (
+              <DropdownMenu>
+                <DropdownMenuTrigger asChild>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="h-7 w-7"
+                    aria-label={`Actions for ${h.title || NO_TITLE}`}
+                  >
+                    <MoreHorizontal size={15} aria-hidden />
+                  </Button>
+                </DropdownMenuTrigger>
+                <DropdownMenuContent align="end">
+                  {canWrite && childType && (
+                    <DropdownMenuItem onSelect={() => open({ kind: 'create', parent: h, type: childType })}>
+                      Add {HYPOTHESIS_TYPE_LABELS[childType].toLowerCase()}
                     </DropdownMenuItem>
-                  </>
-                )}
-              </DropdownMenuContent>
-            </DropdownMenu>
-          )}
+                  )}
+                  {canWriteEvidence && (
+                    <DropdownMenuItem onSelect={() => open({ kind: 'evidence', hypothesis: h })}>
+                      Add evidence
+                    </DropdownMenuItem>
+                  )}
+                  {canWrite && (
+                    <>
+                      <DropdownMenuItem onSelect={() => void save({ status: 'disproven' })}>
+                        Disprove Hypothesis
+                      </DropdownMenuItem>
+                      <DropdownMenuSeparator />
+                      <DropdownMenuItem
+                        className="text-red-700"
+                        onSelect={() => open({ kind: 'delete', hypothesis: h })}
+                      >
+                        Delete
+                      </DropdownMenuItem>
+                    </>
+                  )}
+                </DropdownMenuContent>
+              </DropdownMenu>
+            )}
+          </div>
         </div>
         <div className="px-2 py-1.5">
           {h.evidences.length ? (

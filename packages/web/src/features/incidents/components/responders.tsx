@@ -16,7 +16,6 @@ import type { IncidentDetail, Responder } from '../api/types.ts';
 import { RESPONDER_MESSAGES } from '../lib/messages.ts';
 import { AddResponderWizard } from './add-responder-wizard.tsx';
 
-
 const STEPS = [
   { key: 'created_at', label: 'Created' },
   { key: 'acknowledge_time', label: 'Acknowledged' },
@@ -25,7 +24,9 @@ const STEPS = [
 ] as const;
 
 /** The step whose time is missing right after a completed step is the current one. */
-export function currentStep(r: Pick<Responder, 'created_at' | 'acknowledge_time' | 'signoff_time' | 'close_time'>): number {
+export function currentStep(
+  r: Pick<Responder, 'created_at' | 'acknowledge_time' | 'signoff_time' | 'close_time'>,
+): number {
   const idx = STEPS.findIndex((s) => !r[s.key]);
   return idx === -1 ? STEPS.length : idx;
 }
@@ -37,7 +38,9 @@ export function responderName(r: Responder): string {
 /** Created, Acknowledged, Resolved (sign-off), Closed (seed 001 section 4). */
 export function ResponderTimeline({ responder }: { responder: Responder }) {
   const current = currentStep(responder);
-  const ack = responder.acknowledge_time ? new Date(responder.acknowledge_time).getTime() - new Date(responder.created_at).getTime() : null;
+  const ack = responder.acknowledge_time
+    ? new Date(responder.acknowledge_time).getTime() - new Date(responder.created_at).getTime()
+    : null;
   return (
     <div>
       <ol className="space-y-2" aria-label="Responder timeline">
@@ -48,12 +51,23 @@ export function ResponderTimeline({ responder }: { responder: Responder }) {
               <span
                 className={cn(
                   'inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full border text-[10px]',
-                  at ? 'border-green-600 bg-green-600 text-white' : i === current ? 'border-blue-600 text-blue-700' : 'border-gray-300 text-gray-400',
+                  at
+                    ? 'border-green-600 bg-green-600 text-white'
+                    : i === current
+                      ? 'border-blue-600 text-blue-700'
+                      : 'border-gray-300 text-gray-400',
                 )}
               >
                 {at ? <Check size={11} aria-hidden /> : i + 1}
               </span>
-              <span className={cn('flex-1', i === current ? 'font-medium text-blue-700' : at ? 'text-gray-900' : 'text-gray-400')}>{s.label}</span>
+              <span
+                className={cn(
+                  'flex-1',
+                  i === current ? 'font-medium text-blue-700' : at ? 'text-gray-900' : 'text-gray-400',
+                )}
+              >
+                {s.label}
+              </span>
               <span className="text-xs text-gray-500">{at ? formatDateTime(at) : ''}</span>
             </li>
           );
@@ -100,26 +114,44 @@ function ResponderCard({ responder: r }: { responder: Responder }) {
 function DispatchState({ responder: r }: { responder: Responder }) {
   if (r.dispatch_status === 'pending') return <Spinner size={12} className="text-gray-400" />;
   if (r.dispatch_status === 'failed')
-    return <AlertTriangle size={13} className="text-red-600" aria-label={`Sending failed: ${r.dispatch_error ?? ''}`} />;
+    return (
+      <AlertTriangle size={13} className="text-red-600" aria-label={`Sending failed: ${r.dispatch_error ?? ''}`} />
+    );
   if (r.dispatch_status === 'logged')
     return (
-      <span className="text-xs text-amber-700" title="No mail server is configured: the message was written to the server log">
+      <span
+        className="text-xs text-amber-700"
+        title="No mail server is configured: the message was written to the server log"
+      >
         logged only
       </span>
     );
   if (r.external_id)
     return r.external_url ? (
-      <a href={r.external_url} target="_blank" rel="noreferrer" className="inline-flex items-center gap-0.5 text-xs text-blue-700 hover:underline">
+      <a
+        href={r.external_url}
+        target="_blank"
+        rel="noreferrer"
+        className="inline-flex items-center gap-0.5 text-xs whitespace-nowrap text-blue-700 hover:underline"
+      >
         {r.external_id} <ExternalLink size={11} aria-hidden />
       </a>
     ) : (
-      <span className="text-xs text-gray-500">{r.external_id}</span>
+      <span className="text-xs whitespace-nowrap text-gray-500">{r.external_id}</span>
     );
   return null;
 }
 
 /** The incident's responders with their timelines (hover 1 s), and the add wizard. */
-export function RespondersSection({ incident, canWrite, onChanged }: { incident: IncidentDetail; canWrite: boolean; onChanged: () => void }) {
+export function RespondersSection({
+  incident,
+  canWrite,
+  onChanged,
+}: {
+  incident: IncidentDetail;
+  canWrite: boolean;
+  onChanged: () => void;
+}) {
   const me = useWhoami().user.id;
   const responders = useResponders(incident.id);
   const [adding, setAdding] = useState(false);
@@ -132,10 +164,18 @@ export function RespondersSection({ incident, canWrite, onChanged }: { incident:
       {!responders.isLoading && list.length === 0 && <p className="text-sm text-gray-400">No responders yet.</p>}
       <ul className="space-y-1" aria-label="Responders">
         {list.map((r) => (
-          <li key={r.id} className="group flex items-center gap-2 text-sm" data-responder-id={r.id}>
+          // in a narrow panel the ticket state and actions wrap below the name rather than cutting it
+          <li
+            key={r.id}
+            className="group flex flex-wrap items-center gap-x-2 gap-y-0.5 text-sm"
+            data-responder-id={r.id}
+          >
             <HoverCard
               trigger={
-                <span tabIndex={0} className="inline-flex min-w-0 items-center gap-2 rounded focus-visible:outline-2 focus-visible:outline-blue-600">
+                <span
+                  tabIndex={0}
+                  className="inline-flex min-w-0 items-center gap-2 rounded focus-visible:outline-2 focus-visible:outline-blue-600"
+                >
                   {r.person ? (
                     <Avatar person={r.person} />
                   ) : (
@@ -143,8 +183,12 @@ export function RespondersSection({ incident, canWrite, onChanged }: { incident:
                       <Users size={12} aria-hidden />
                     </span>
                   )}
-                  <span className="truncate text-gray-900">{responderName(r)}</span>
-                  {!r.person && <span className="shrink-0 text-xs text-gray-400">{RESPONDER_TYPE_LABELS[r.type as ResponderType] ?? r.type}</span>}
+                  <span className="min-w-0 break-words text-gray-900">{responderName(r)}</span>
+                  {!r.person && (
+                    <span className="shrink-0 text-xs whitespace-nowrap text-gray-400">
+                      {RESPONDER_TYPE_LABELS[r.type as ResponderType] ?? r.type}
+                    </span>
+                  )}
                 </span>
               }
             >
@@ -170,7 +214,13 @@ export function RespondersSection({ incident, canWrite, onChanged }: { incident:
                 </Button>
               )}
               {canWrite && (
-                <Button variant="ghost" size="icon" className="h-6 w-6 opacity-60 group-hover:opacity-100" aria-label={`Delete responder ${responderName(r)}`} onClick={() => setDeleting(r)}>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="h-6 w-6 opacity-60 group-hover:opacity-100"
+                  aria-label={`Delete responder ${responderName(r)}`}
+                  onClick={() => setDeleting(r)}
+                >
                   <Trash2 size={12} aria-hidden />
                 </Button>
               )}

@@ -1,6 +1,11 @@
 import { useState } from 'react';
 import { CheckCircle2, RotateCcw } from 'lucide-react';
-import { allowedStatusMoves, STATUSES_ASKING_FOR_FACTORS, type IncidentStatus } from '@watchdeck/core';
+import {
+  allowedStatusMoves,
+  statusToggleTarget,
+  STATUSES_ASKING_FOR_FACTORS,
+  type IncidentStatus,
+} from '@watchdeck/core';
 import { inputClass } from '../../../components/forms/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
@@ -20,11 +25,6 @@ export const STATUS_MESSAGES = {
   noEvidences: 'There are no evidences provided for this incident',
   factorsTitle: 'Add contributing factors to definition of done',
 } as const;
-
-/** An incident still being worked on closes; a resolved or closed one reopens. */
-export function isActive(status: IncidentStatus) {
-  return status !== 'resolved' && status !== 'closed';
-}
 
 async function save(incidentId: string, status: IncidentStatus, factors: string[], onSaved: () => void) {
   try {
@@ -105,7 +105,15 @@ export function StatusDropdown({
   );
 }
 
-function ContributingFactorsDialog({ evidences, onCancel, onSave }: { evidences: Evidence[]; onCancel: () => void; onSave: (factors: string[]) => Promise<void> }) {
+function ContributingFactorsDialog({
+  evidences,
+  onCancel,
+  onSave,
+}: {
+  evidences: Evidence[];
+  onCancel: () => void;
+  onSave: (factors: string[]) => Promise<void>;
+}) {
   const [chosen, setChosen] = useState<Set<string>>(() => new Set());
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'skip' | 'submit' | null>(null);
@@ -153,8 +161,16 @@ function ContributingFactorsDialog({ evidences, onCancel, onSave }: { evidences:
         <fieldset className="space-y-1">
           <legend className="mb-2 text-sm text-gray-600">Which evidence shows the incident is dealt with?</legend>
           {evidences.map((e) => (
-            <label key={e.id} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-gray-50">
-              <input type="checkbox" checked={chosen.has(e.id)} onChange={() => toggle(e.id)} className="rounded border-gray-300" />
+            <label
+              key={e.id}
+              className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-gray-50"
+            >
+              <input
+                type="checkbox"
+                checked={chosen.has(e.id)}
+                onChange={() => toggle(e.id)}
+                className="rounded border-gray-300"
+              />
               <EvidenceIcon type={e.type} />
               <span className="min-w-0 flex-1 truncate text-gray-800">{evidenceTitle(e)}</span>
               <span className="text-xs text-gray-400">{EVIDENCE_TYPE_LABELS[e.type]}</span>
@@ -172,23 +188,41 @@ function ContributingFactorsDialog({ evidences, onCancel, onSave }: { evidences:
   );
 }
 
-/** The header toggle: closes an open incident, reopens any other (seed 001 section 2). */
-export function CloseReopenToggle({ incidentId, status, disabled, onSaved }: { incidentId: string; status: IncidentStatus; disabled?: boolean; onSaved: () => void }) {
+/**
+ * The header toggle (seed 001 section 2): closes an open incident and reopens any other status
+ * (new, investigating and mitigated too, not only resolved and closed).
+ */
+export function CloseReopenToggle({
+  incidentId,
+  status,
+  disabled,
+  onSaved,
+}: {
+  incidentId: string;
+  status: IncidentStatus;
+  disabled?: boolean;
+  onSaved: () => void;
+}) {
   const [busy, setBusy] = useState(false);
-  const active = isActive(status);
+  const target = statusToggleTarget(status);
   return (
     <Button
       size="sm"
       disabled={disabled || busy}
       onClick={async () => {
         setBusy(true);
-        await save(incidentId, active ? 'closed' : 'open', [], onSaved);
+        await save(incidentId, target, [], onSaved);
         setBusy(false);
       }}
     >
-      {busy ? <Spinner size={14} /> : active ? <CheckCircle2 size={14} aria-hidden /> : <RotateCcw size={14} aria-hidden />}
-      {active ? 'Close Incident' : 'Reopen Incident'}
+      {busy ? (
+        <Spinner size={14} />
+      ) : target === 'closed' ? (
+        <CheckCircle2 size={14} aria-hidden />
+      ) : (
+        <RotateCcw size={14} aria-hidden />
+      )}
+      {target === 'closed' ? 'Close Incident' : 'Reopen Incident'}
     </Button>
   );
 }
-

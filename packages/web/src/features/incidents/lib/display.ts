@@ -1,16 +1,13 @@
-import type { IncidentSeverity, IncidentStatus, IncidentType, HypothesisStatus, HypothesisType } from '@watchdeck/core';
+import type { IncidentSeverity, IncidentStatus, HypothesisStatus, HypothesisType } from '@watchdeck/core';
 
 /** How incident vocabularies read and look on screen. */
 
-export const SEVERITY_LABELS: Record<IncidentSeverity, string> = {
-  info: 'Info',
-  warning: 'Warning',
-  low: 'Low',
-  medium: 'Medium',
-  high: 'High',
-  blocker: 'Blocker',
-  critical: 'Critical',
-};
+/** The labels are core's, shared with every screen that names these values (Link to Incident too). */
+export {
+  SEVERITY_LABELS,
+  INCIDENT_STATUS_LABELS as STATUS_LABELS,
+  INCIDENT_TYPE_LABELS as TYPE_LABELS,
+} from '@watchdeck/core';
 
 export const SEVERITY_CLASSES: Record<IncidentSeverity, string> = {
   critical: 'bg-red-100 text-red-800 ring-red-200',
@@ -32,15 +29,6 @@ export const SEVERITY_FILTER_OPTIONS: { value: string; label: string }[] = [
   { value: 'info', label: 'Info' },
 ];
 
-export const STATUS_LABELS: Record<IncidentStatus, string> = {
-  new: 'New',
-  open: 'Open',
-  investigating: 'Investigating',
-  mitigated: 'Mitigated',
-  resolved: 'Resolved',
-  closed: 'Closed',
-};
-
 export const STATUS_CLASSES: Record<IncidentStatus, string> = {
   new: 'bg-gray-100 text-gray-700',
   open: 'bg-red-50 text-red-700',
@@ -48,17 +36,6 @@ export const STATUS_CLASSES: Record<IncidentStatus, string> = {
   mitigated: 'bg-blue-50 text-blue-700',
   resolved: 'bg-green-50 text-green-700',
   closed: 'bg-gray-100 text-gray-600',
-};
-
-export const TYPE_LABELS: Record<IncidentType, string> = {
-  cost: 'Cost',
-  availability: 'Availability',
-  performance: 'Performance',
-  security: 'Security',
-  integration: 'Integration',
-  compliance: 'Compliance',
-  technicalDebt: 'Technical Debt',
-  reliability: 'Reliability',
 };
 
 export const HYPOTHESIS_TYPE_LABELS: Record<HypothesisType, string> = {

@@ -22,9 +22,13 @@ export function evidenceTitle(e: Evidence): string {
     case 'config':
       return e.config?.name ?? e.description ?? 'Deleted config';
     case 'config_change':
-      return e.config_change ? `${e.config_change.change_type}${e.config_change.summary ? `: ${e.config_change.summary}` : ''}` : (e.description ?? 'Deleted change');
+      return e.config_change
+        ? `${e.config_change.change_type}${e.config_change.summary ? `: ${e.config_change.summary}` : ''}`
+        : (e.description ?? 'Deleted change');
     case 'config_analysis':
-      return e.config_analysis ? `${e.config_analysis.analyzer}${e.config_analysis.message ? `: ${e.config_analysis.message}` : ''}` : (e.description ?? 'Deleted insight');
+      return e.config_analysis
+        ? `${e.config_analysis.analyzer}${e.config_analysis.message ? `: ${e.config_analysis.message}` : ''}`
+        : (e.description ?? 'Deleted insight');
     case 'comment':
       return String(e.evidence?.comment ?? e.description ?? '');
     case 'log':
@@ -34,7 +38,10 @@ export function evidenceTitle(e: Evidence): string {
   }
 }
 
-/** The page a resource evidence links to, if any. */
+/**
+ * The page of an evidence's resource, if it has one. The link is shown only while that screen
+ * exists in this build (components/ui/route-link.tsx); otherwise the name reads as text.
+ */
 export function evidenceHref(e: Evidence): string | undefined {
   if (e.type === 'check' && e.check_id) return `/health?checkId=${e.check_id}`;
   if (e.type === 'topology' && e.component_id) return `/topology/${e.component_id}`;
@@ -59,5 +66,7 @@ export function allEvidences(hypotheses: readonly Hypothesis[]): Evidence[] {
 
 /** The first root hypothesis (where comments and manual definitions of done go by default). */
 export function rootHypothesis(hypotheses: readonly Hypothesis[]): Hypothesis | undefined {
-  return hypotheses.find((h) => h.type === 'root' && !h.parent_id) ?? hypotheses.find((h) => !h.parent_id) ?? hypotheses[0];
+  return (
+    hypotheses.find((h) => h.type === 'root' && !h.parent_id) ?? hypotheses.find((h) => !h.parent_id) ?? hypotheses[0]
+  );
 }

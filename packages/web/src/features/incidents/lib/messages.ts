@@ -8,5 +8,10 @@ export const RESPONDER_MESSAGES = {
   invalid: 'Please provide valid value',
 } as const;
 
+/** A ticket-system responder type without any connection to send it through (jira, ms_planner). */
+export const noConnectionMessage = (label: string) => `No ${label} connection is configured.`;
+/** Where connections are added (the settings screen's route). */
+export const CONNECTIONS_ROUTE = '/settings/connections';
+
 /** seed 001 section 8: the component list failed to load */
 export const COMPONENTS_FAILED = 'Unable to load components!';

@@ -5,6 +5,7 @@ import { ChevronDown, ChevronRight, Network, PanelRightClose, PanelRightOpen, Pa
 import { Button } from '../../../components/ui/button.tsx';
 import { FullPageLoader } from '../../../components/ui/full-page-state.tsx';
 import { PageTitle } from '../../../components/ui/page-title.tsx';
+import { RouteLink } from '../../../components/ui/route-link.tsx';
 import { tabClass } from '../../../components/ui/tabs.ts';
 import { cn } from '../../../lib/cn.ts';
 import { formatRelative } from '../../../lib/format.ts';
@@ -27,12 +28,27 @@ import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
 /** seed 001 section 8 */
 export const INCIDENT_NOT_FOUND = 'Incident not found';
 const PANEL_KEY = 'incidents.sidePanelOpen';
+const BADGE =
+  'inline-flex items-center gap-1 rounded-full border border-gray-200 bg-white px-2 py-0.5 text-xs text-gray-700';
 
-function PanelSection({ title, children, defaultOpen = true }: { title: string; children: ReactNode; defaultOpen?: boolean }) {
+function PanelSection({
+  title,
+  children,
+  defaultOpen = true,
+}: {
+  title: string;
+  children: ReactNode;
+  defaultOpen?: boolean;
+}) {
   const [open, setOpen] = useState(defaultOpen);
   return (
     <section className="border-b border-gray-200 px-4 py-3" aria-label={title}>
-      <button type="button" onClick={() => setOpen((o) => !o)} aria-expanded={open} className="flex w-full items-center gap-1 text-left text-sm font-semibold text-gray-900">
+      <button
+        type="button"
+        onClick={() => setOpen((o) => !o)}
+        aria-expanded={open}
+        className="flex w-full items-center gap-1 text-left text-sm font-semibold text-gray-900"
+      >
         {open ? <ChevronDown size={15} aria-hidden /> : <ChevronRight size={15} aria-hidden />}
         {title}
       </button>
@@ -71,8 +87,7 @@ export function IncidentDetailPage() {
   }, [evidences]);
 
   if (incident.isLoading) return <FullPageLoader />;
-  if (incident.error)
-    return <ErrorAlert error={incident.error} className="m-4" />;
+  if (incident.error) return <ErrorAlert error={incident.error} className="m-4" />;
   if (!data)
     return (
       <div className="flex h-full flex-col items-center justify-center gap-3 p-8 text-center">
@@ -106,41 +121,72 @@ export function IncidentDetailPage() {
 
       <div className="min-w-0 flex-1 overflow-auto p-4">
         <header className="mb-4 space-y-2">
-          <div className="flex flex-wrap items-start gap-3">
-            <div className="min-w-0 flex-1">
-              <h1 className="text-xl font-semibold text-gray-900">{data.title}</h1>
-              <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-gray-500">
+          {/* The title asks for 20rem before it shares its line: on a narrow main column the
+              controls wrap below it rather than squeezing it into a one-word column. */}
+          <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
+            <div className="min-w-0 flex-[1_1_20rem]">
+              <h1 className="text-xl font-semibold break-words text-gray-900">{data.title}</h1>
+              <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-gray-500">
                 <span className="font-mono text-xs">{data.incident_id}</span>
                 <StatusBadge status={data.status} />
                 <SeverityBadge severity={data.severity} />
                 <TypeLabel type={data.type} />
-                <span>opened {formatRelative(data.created_at)}</span>
+                <span className="whitespace-nowrap">opened {formatRelative(data.created_at)}</span>
               </div>
             </div>
-            <div className="flex items-center gap-2">
-              <StatusDropdown incidentId={data.id} status={data.status} evidences={evidences} disabled={!canWrite} onSaved={refresh} />
+            <div className="flex shrink-0 items-center gap-2">
+              <StatusDropdown
+                incidentId={data.id}
+                status={data.status}
+                evidences={evidences}
+                disabled={!canWrite}
+                onSaved={refresh}
+              />
               {canWrite && <CloseReopenToggle incidentId={data.id} status={data.status} onSaved={refresh} />}
-              <Button variant="ghost" size="icon" aria-label={panelOpen ? 'Hide side panel' : 'Show side panel'} onClick={togglePanel}>
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={panelOpen ? 'Hide side panel' : 'Show side panel'}
+                onClick={togglePanel}
+              >
                 {panelOpen ? <PanelRightClose size={16} aria-hidden /> : <PanelRightOpen size={16} aria-hidden />}
               </Button>
             </div>
           </div>
-          {data.description && <p className="max-w-3xl text-sm whitespace-pre-wrap text-gray-700">{data.description}</p>}
+          {data.description && (
+            <p className="max-w-3xl text-sm whitespace-pre-wrap text-gray-700">{data.description}</p>
+          )}
           {components.length > 0 && (
             <div className="flex flex-wrap gap-1.5" aria-label="Components">
+              {/* a link once the topology screen of a component exists; its name until then */}
               {components.map((c) => (
-                <Link key={c.id} to={`/topology/${c.id}`} className="inline-flex items-center gap-1 rounded-full border border-gray-200 bg-white px-2 py-0.5 text-xs text-gray-700 hover:bg-gray-50">
-                  <Network size={11} className={c.status === 'healthy' ? 'text-green-600' : c.status === 'unhealthy' ? 'text-red-600' : 'text-gray-400'} aria-hidden />
+                <RouteLink
+                  key={c.id}
+                  to={`/topology/${c.id}`}
+                  className={cn(BADGE, 'hover:bg-gray-50')}
+                  textClassName={BADGE}
+                >
+                  <Network
+                    size={11}
+                    className={
+                      c.status === 'healthy'
+                        ? 'text-green-600'
+                        : c.status === 'unhealthy'
+                          ? 'text-red-600'
+                          : 'text-gray-400'
+                    }
+                    aria-hidden
+                  />
                   {c.name}
-                </Link>
+                </RouteLink>
               ))}
             </div>
           )}
         </header>
 
         <Tabs.Root value={tab} onValueChange={(v) => update({ tab: v === 'actions' ? 'actions' : null })}>
-          <div className="mb-3 flex items-center gap-3 border-b border-gray-200">
-            <Tabs.List className="flex gap-1" aria-label="Incident">
+          <div className="mb-3 flex flex-wrap items-center gap-x-3 border-b border-gray-200">
+            <Tabs.List className="flex gap-1 whitespace-nowrap" aria-label="Incident">
               <Tabs.Trigger value="comments" className={tabClass}>
                 Comments {comments.data ? <span className="text-xs text-gray-400">{comments.data.length}</span> : null}
               </Tabs.Trigger>
@@ -149,9 +195,13 @@ export function IncidentDetailPage() {
               </Tabs.Trigger>
             </Tabs.List>
             {tab === 'actions' && (
-              <div className="ml-auto flex items-center gap-3 pb-1">
+              <div className="ml-auto flex items-center gap-3 pb-1 whitespace-nowrap">
                 <label className="flex items-center gap-1.5 text-sm text-gray-600">
-                  <input type="checkbox" checked={expandComments} onChange={(e) => update({ comments: e.target.checked ? 'true' : null })} />
+                  <input
+                    type="checkbox"
+                    checked={expandComments}
+                    onChange={(e) => update({ comments: e.target.checked ? 'true' : null })}
+                  />
                   Expand All
                 </label>
                 {canWriteEvidence && data.hypotheses.length > 0 && (
@@ -186,9 +236,18 @@ export function IncidentDetailPage() {
         </Tabs.Root>
       </div>
 
-      <aside aria-label="Incident side panel" className={cn('w-96 shrink-0 overflow-auto border-l border-gray-200 bg-white', !panelOpen && 'hidden')}>
+      {/* narrower below 1280 px so the main column keeps room for the action plan */}
+      <aside
+        aria-label="Incident side panel"
+        className={cn('w-80 shrink-0 overflow-auto border-l border-gray-200 bg-white xl:w-96', !panelOpen && 'hidden')}
+      >
         <PanelSection title="Details">
-          <DetailsSection incident={data} canWrite={canWrite} onChanged={refresh} responders={<RespondersSection incident={data} canWrite={canRespond} onChanged={refresh} />} />
+          <DetailsSection
+            incident={data}
+            canWrite={canWrite}
+            onChanged={refresh}
+            responders={<RespondersSection incident={data} canWrite={canRespond} onChanged={refresh} />}
+          />
         </PanelSection>
         <PanelSection title="Definition of done">
           <DefinitionOfDoneSection hypotheses={data.hypotheses} canWrite={canWriteEvidence} onChanged={refresh} />
@@ -197,7 +256,14 @@ export function IncidentDetailPage() {
           <ChangelogSection incidentId={data.id} />
         </PanelSection>
       </aside>
-      {addingEvidence && <AddEvidenceWizard incidentId={data.id} hypotheses={data.hypotheses} onClose={() => setAddingEvidence(false)} onAdded={refresh} />}
+      {addingEvidence && (
+        <AddEvidenceWizard
+          incidentId={data.id}
+          hypotheses={data.hypotheses}
+          onClose={() => setAddingEvidence(false)}
+          onAdded={refresh}
+        />
+      )}
     </div>
   );
 }

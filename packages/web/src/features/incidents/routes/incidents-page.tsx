@@ -29,12 +29,29 @@ const DEFAULT_STATUS = 'open';
 const DEFAULT_SORT = { id: 'created_at', desc: true };
 
 const col = dataTableColumns<IncidentListRow>();
+/** cell padding: tighter on a narrow page (see the columns); `!` wins over the table's own px-3 */
+const CELL = 'px-2! @min-[56rem]:px-3!';
 
-function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange: (v: string) => void; options: { value: string; label: string }[] }) {
+function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: { value: string; label: string }[];
+}) {
   return (
     <label className="flex items-center gap-1.5 text-sm text-gray-600">
       <span>{label}</span>
-      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)} className={`${inputClass()} w-auto py-1`}>
+      <select
+        aria-label={label}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className={`${inputClass()} w-auto py-1`}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -79,25 +96,51 @@ export function IncidentsPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
 
-  const setFilter = (key: string, value: string, fallback = '') => update({ [key]: value === fallback ? null : value }, { resetPage: true });
+  const setFilter = (key: string, value: string, fallback = '') =>
+    update({ [key]: value === fallback ? null : value }, { resetPage: true });
   const sort = sorting[0] ?? DEFAULT_SORT;
   const list = useIncidentList(filters, { pageIndex, pageSize, sortBy: sort.id, sortDesc: sort.desc });
 
+  // The other columns keep their content on one line; the name takes the rest and keeps at least
+  // 11rem. Below a 56rem wide page (1024 px with the sidebar open) the type shows as its icon (its
+  // name in the tooltip) and cells pad less, so the name is not squeezed into a one-word column.
   const columns = useMemo(
     () =>
       col.columns([
         col.accessor('incident_id', {
           header: 'Id',
-          meta: { className: 'w-32 whitespace-nowrap' },
+          meta: { className: `${CELL} whitespace-nowrap` },
           cell: (c) => <span className="font-mono text-xs text-gray-600">{c.getValue()}</span>,
         }),
-        col.accessor('type', { header: 'Type', meta: { className: 'w-40' }, cell: (c) => <TypeLabel type={c.getValue()} /> }),
-        col.accessor('severity', { header: 'Severity', enableSorting: false, meta: { className: 'w-28' }, cell: (c) => <SeverityBadge severity={c.getValue()} /> }),
-        col.accessor('status', { header: 'Status', meta: { className: 'w-32' }, cell: (c) => <StatusBadge status={c.getValue()} /> }),
-        col.accessor('title', { header: 'Name', cell: (c) => <span className="font-medium text-gray-900">{c.getValue()}</span> }),
+        col.accessor('type', {
+          header: 'Type',
+          meta: { className: CELL },
+          cell: (c) => (
+            <TypeLabel
+              type={c.getValue()}
+              labelClassName="sr-only @min-[56rem]:not-sr-only @min-[56rem]:whitespace-nowrap"
+            />
+          ),
+        }),
+        col.accessor('severity', {
+          header: 'Severity',
+          enableSorting: false,
+          meta: { className: CELL },
+          cell: (c) => <SeverityBadge severity={c.getValue()} />,
+        }),
+        col.accessor('status', {
+          header: 'Status',
+          meta: { className: CELL },
+          cell: (c) => <StatusBadge status={c.getValue()} />,
+        }),
+        col.accessor('title', {
+          header: 'Name',
+          meta: { className: `${CELL} w-full min-w-44` },
+          cell: (c) => <span className="font-medium break-words text-gray-900">{c.getValue()}</span>,
+        }),
         col.accessor('created_at', {
           header: 'Age',
-          meta: { className: 'w-36 whitespace-nowrap' },
+          meta: { className: `${CELL} whitespace-nowrap` },
           cell: (c) => (
             <Tooltip content={formatDateTime(c.getValue())}>
               <span>{formatRelative(c.getValue())}</span>
@@ -107,24 +150,37 @@ export function IncidentsPage() {
         col.accessor('responders', {
           header: 'Responders',
           enableSorting: false,
-          meta: { className: 'w-40' },
-          cell: (c) => (c.getValue().length ? <AvatarStack people={c.getValue()} /> : <span className="text-gray-400">—</span>),
+          meta: { className: `${CELL} whitespace-nowrap` },
+          cell: (c) =>
+            c.getValue().length ? <AvatarStack people={c.getValue()} /> : <span className="text-gray-400">—</span>,
         }),
       ]),
     [],
   );
 
   return (
-    <div className="flex h-full min-h-0 flex-col gap-3 p-4">
+    <div className="@container flex h-full min-h-0 flex-col gap-3 p-4">
       <PageTitle documentTitle="Incidents">
         <nav aria-label="Breadcrumb" className="flex items-center gap-1.5 text-sm">
           <span className="font-semibold text-gray-900">Incidents</span>
         </nav>
-        <Button variant="ghost" size="icon" aria-label="Refresh" onClick={() => void list.refetch()} disabled={list.isFetching}>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Refresh"
+          onClick={() => void list.refetch()}
+          disabled={list.isFetching}
+        >
           <RotateCw size={15} className={list.isFetching ? 'animate-spin' : undefined} aria-hidden />
         </Button>
         {canCreate && (
-          <Button variant="primary" size="icon" className="h-8 w-8" aria-label="Create New Incident" onClick={() => setCreating(true)}>
+          <Button
+            variant="primary"
+            size="icon"
+            className="h-8 w-8"
+            aria-label="Create New Incident"
+            onClick={() => setCreating(true)}
+          >
             <Plus size={16} aria-hidden />
           </Button>
         )}
@@ -132,7 +188,11 @@ export function IncidentsPage() {
 
       <div className="flex flex-wrap items-center gap-3" role="search" aria-label="Incident filters">
         <div className="relative w-72">
-          <Search size={15} className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-gray-400" aria-hidden />
+          <Search
+            size={15}
+            className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-gray-400"
+            aria-hidden
+          />
           <input
             type="search"
             aria-label="Search incidents"
@@ -146,9 +206,17 @@ export function IncidentsPage() {
           label="Status"
           value={filters.status}
           onChange={(v) => setFilter('status', v, DEFAULT_STATUS)}
-          options={[{ value: 'all', label: 'All' }, ...INCIDENT_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
+          options={[
+            { value: 'all', label: 'All' },
+            ...INCIDENT_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+          ]}
         />
-        <FilterSelect label="Severity" value={filters.severity ?? ''} onChange={(v) => setFilter('severity', v)} options={SEVERITY_FILTER_OPTIONS} />
+        <FilterSelect
+          label="Severity"
+          value={filters.severity ?? ''}
+          onChange={(v) => setFilter('severity', v)}
+          options={SEVERITY_FILTER_OPTIONS}
+        />
         <FilterSelect
           label="Type"
           value={filters.type ?? ''}
@@ -159,12 +227,20 @@ export function IncidentsPage() {
           label="Owner"
           value={filters.owner ?? ''}
           onChange={(v) => setFilter('owner', v)}
-          options={[{ value: '', label: 'All' }, ...(people.data ?? []).map((p) => ({ value: p.id, label: p.name ?? p.id }))]}
+          options={[
+            { value: '', label: 'All' },
+            ...(people.data ?? []).map((p) => ({ value: p.id, label: p.name ?? p.id })),
+          ]}
         />
         {filters.component && (
           <span className="inline-flex items-center gap-1 rounded-full bg-blue-50 py-0.5 pr-1 pl-2.5 text-sm text-blue-800">
             Component: {component.error ? COMPONENTS_FAILED : (component.data?.name ?? '…')}
-            <button type="button" aria-label="Clear component filter" className="rounded-full p-0.5 hover:bg-blue-100" onClick={() => setFilter('component', '')}>
+            <button
+              type="button"
+              aria-label="Clear component filter"
+              className="rounded-full p-0.5 hover:bg-blue-100"
+              onClick={() => setFilter('component', '')}
+            >
               <X size={13} aria-hidden />
             </button>
           </span>
