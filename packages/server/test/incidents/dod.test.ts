@@ -361,7 +361,8 @@ for (const driver of testDrivers()) {
         async () =>
           (
             await db.query(
-              `SELECT status, error FROM event_queue WHERE name = $1 AND properties ->> 'evidence_id' = $2`,
+              `SELECT d.status, d.error FROM event_deliveries d JOIN event_queue e ON e.id = d.event_id
+               WHERE e.name = $1 AND e.properties ->> 'evidence_id' = $2 AND d.status <> 'done'`,
               [DOD_WRITTEN_EVENT, ev.id],
             )
           ).rows,

@@ -12,6 +12,8 @@ async function call(url: string, method: string, path: string, body?: unknown, h
     method,
     headers: {
       accept: 'application/json',
+      // as the web app's same-origin calls do (browser protections)
+      origin: url,
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...headers,
     },
