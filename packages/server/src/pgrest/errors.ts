@@ -116,7 +116,9 @@ export function plainMessage(e: PgLikeError): string {
         e.table &&
         e.constraint?.startsWith(`${e.table}_`) &&
         /^(.+)_check$/.exec(e.constraint.slice(e.table.length + 1))?.[1];
-      return column ? `${column} is not valid` : 'A value is not allowed';
+      // a constraint named for a person (0175: comment_at_most_10000_characters) says which rule
+      if (column) return `${column} is not valid`;
+      return e.constraint ? `A value is not allowed (${e.constraint})` : 'A value is not allowed';
     }
     case '42501':
       return 'Permission denied';
