@@ -93,7 +93,10 @@ describe('health dashboard', () => {
     const probe = (await get<{ id: string }[]>(`checks?canary_id=eq.${history.id}&select=id`))[0].id;
     for (const ok of [true, true, false, false]) {
       targetOk = ok;
-      expect((await fetch(`${baseUrl()}/api/canary/run/check/${probe}`, { method: 'POST' })).status).toBe(200);
+      expect(
+        (await fetch(`${baseUrl()}/api/canary/run/check/${probe}`, { method: 'POST', headers: { origin: baseUrl() } }))
+          .status,
+      ).toBe(200);
     }
     targetOk = false;
     // A check of the registered remote agent eu-west-prod, as an agent would push it: the agent
@@ -126,7 +129,10 @@ describe('health dashboard', () => {
     );
     const api = (await summaryChecks()).find((c) => c.name === 'console api health')!;
     for (let i = 0; i < 4; i++)
-      expect((await fetch(`${baseUrl()}/api/canary/run/check/${api.id}`, { method: 'POST' })).status).toBe(200);
+      expect(
+        (await fetch(`${baseUrl()}/api/canary/run/check/${api.id}`, { method: 'POST', headers: { origin: baseUrl() } }))
+          .status,
+      ).toBe(200);
     browser = await launch();
     // Tall enough for every demo check's row: the table renders only the rows in view (virtual).
     context = await browser.newContext({ viewport: { width: 1440, height: 2000 } });
