@@ -188,7 +188,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       await db.query('SELECT 1');
       return { status: 'ok', database: 'reachable' };
     } catch (err) {
-      return reply.code(503).send({ status: 'error', database: 'unreachable', error: (err as Error).message });
+      // public route: the driver's text (hosts, users, paths) goes to the log only
+      app.log.warn({ err }, 'health probe: database unreachable');
+      return reply.code(503).send({ status: 'error', database: 'unreachable' });
     }
   });
 
