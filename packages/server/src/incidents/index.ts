@@ -106,21 +106,35 @@ export function registerIncidents(app: FastifyInstance, deps: IncidentsDeps): vo
 
   responderRoutes(app, { db, box });
 
-  // The rules and mention fan-out only write: all of it commits with the delivery. The dispatch
-  // and the emails call out first and record the outcome with the delivery (README.md).
+  // The rules, the mention fan-out and the DoD judgement only write to the database: all of it
+  // commits with the delivery, so they run in batches (one transaction per batch, not per
+  // event; jobs/README.md). The dispatch and the emails call out first and record the outcome
+  // with the delivery, one at a time (README.md).
   const queue = app.engines.queue;
-  queue.consume(INCIDENTS_CONSUMER, TRANSITION_EVENTS, (event, { done }) =>
-    done((tx) => handleTransition(event, tx, log)),
+  const dbOnly = { batch: { size: 50 } };
+  queue.consume(
+    INCIDENTS_CONSUMER,
+    TRANSITION_EVENTS,
+    (event, { done }) => done((tx) => handleTransition(event, tx, log)),
+    dbOnly,
   );
   const dispatcher = responderDispatcher({ box, mailer, log, publicUrl: config.publicUrl });
   queue.consume('incidents.responder-dispatch', [DISPATCH_EVENT], dispatcher.handle, {
     onFailure: dispatcher.onFailure,
   });
   const mentions = mentionHandlers({ mailer, log, publicUrl: config.publicUrl });
-  queue.consume('incidents.mentions', [MENTIONS_EVENT], (event, { done }) => done((tx) => mentions.comment(event, tx)));
+  queue.consume(
+    'incidents.mentions',
+    [MENTIONS_EVENT],
+    (event, { done }) => done((tx) => mentions.comment(event, tx)),
+    dbOnly,
+  );
   queue.consume('incidents.mention-email', [MENTION_EVENT], mentions.person, { onFailure: mentions.personFailed });
-  queue.consume('incidents.dod-written', [DOD_WRITTEN_EVENT], (event, { done }) =>
-    done((tx) => handleDodWrite(event, tx, log)),
+  queue.consume(
+    'incidents.dod-written',
+    [DOD_WRITTEN_EVENT],
+    (event, { done }) => done((tx) => handleDodWrite(event, tx, log)),
+    dbOnly,
   );
 
   app.engines.scheduler.addSource(incidentJobSource(db));
