@@ -9,8 +9,11 @@ import { MENTION_EVENT, MENTIONS_EVENT, mentionHandlers } from './mentions.ts';
 import { DISPATCH_EVENT, responderDispatcher } from './responders/dispatch.ts';
 import { responderRoutes } from './responders/routes.ts';
 import { applyRules, autoResolve, loadResource, type ResourceKind } from './rules.ts';
+import { validateEvidenceWrite } from './validate.ts';
+import type { WriteRegistration } from '../pgrest/index.ts';
 
-export { validateEvidenceWrite } from './validate.ts';
+/** A definition-of-done script written through /api/db is judged before the SQL (validate.ts). */
+export const incidentWrites: readonly WriteRegistration[] = [{ table: 'evidences', check: validateEvidenceWrite }];
 export { evaluateDefinitionsOfDone } from './dod.ts';
 
 /**

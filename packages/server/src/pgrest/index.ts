@@ -17,28 +17,10 @@ import {
   type RestLimits,
 } from './limits.ts';
 import { isStatementTimeout } from '../db/errors.ts';
+import { WritePipeline, type WriteRegistration } from './write-pipeline.ts';
 
 export type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
-/** Validates a write's body for one table (throws a PostgREST-shaped or SQLSTATE-coded error). */
-export type WriteCheck = (table: string, method: string, body: unknown) => void;
-
-/**
- * The RBAC hook followed by the areas' write checks (connections, settings resources, incident
- * evidence): a caller who may not write gets the 403 before any 400 about the body, and a write
- * gets the engine's error shape. Reads pass straight through, with no extra async step.
- */
-export function withWriteChecks(authorize: Authorize, checks: WriteCheck[]): Authorize {
-  return (req, table, access) => {
-    const authorized = authorize(req, table, access);
-    if (access !== 'write') return authorized;
-    const validate = () => {
-      // the checks parse and walk the body: one nested past reason is refused before they do
-      if (typeof req.body === 'string' && nestedDeeperThan(req.body)) throw tooDeep();
-      for (const check of checks) check(table, req.method, req.body);
-    };
-    return authorized ? authorized.then(validate) : validate();
-  };
-}
+export type { AfterCommit, WriteCheck, WriteRegistration } from './write-pipeline.ts';
 
 export interface RestOptions {
   db: Db;
@@ -46,6 +28,8 @@ export interface RestOptions {
   rowCap: number;
   /** RBAC hook: called for every relation a request touches before any SQL runs; throws to deny */
   authorize?: Authorize;
+  /** the areas' checks and after-commit effects of writes, per table (write-pipeline.ts) */
+  writes?: readonly WriteRegistration[];
   /** encrypts values of an exposed table's `secrets` columns on write */
   encryptSecret?: (plain: string) => string;
   /** receives a function that re-reads the schema (after DDL at run time, e.g. in tests) */
@@ -73,6 +57,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
   let schema: SchemaCache = await loadSchemaCache(opts.db);
   // read plans by shape (plan-cache.ts); they name relations and columns, so a reload drops them
   const plans = new PlanCache();
+  const writes = new WritePipeline(opts.writes);
   opts.onSchemaReload?.(async () => {
     schema = await loadSchemaCache(opts.db);
     plans.clear();
@@ -111,6 +96,8 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       let plan: Plan;
       let access: 'read' | 'write' = 'read';
       let mainTable: string;
+      /** what a write sends: a table write's rows, a function's arguments */
+      let writeBody: unknown;
       if (pathPart.startsWith('rpc/')) {
         const fn = pathPart.slice(4);
         mainTable = `rpc/${fn}`;
@@ -127,6 +114,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
         let args: Record<string, unknown>;
         if (viaQuery) args = Object.fromEntries(model.rest);
         else args = parseBodyObject(jsonBody(req));
+        writeBody = args;
         plan = planRpc(
           ctx,
           pickOverload(defs, Object.keys(args)),
@@ -173,6 +161,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
             );
           access = 'write';
           const body = req.method === 'DELETE' ? undefined : parseBody(jsonBody(req));
+          writeBody = body;
           plan = planWrite(ctx, req.method, mainTable, model, prefer, body);
         }
       }
@@ -181,6 +170,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
         await opts.authorize(req, mainTable, access);
         for (const t of touched) if (t !== mainTable) await opts.authorize(req, t, 'read');
       }
+      if (access === 'write') await writes.check(mainTable, req.method, writeBody);
 
       const result = await run(
         opts.db,
@@ -191,6 +181,8 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
         opts.actorRoles?.(req),
         limits,
       );
+      // committed: run is one transaction, and a refused write threw above
+      if (access === 'write') await writes.afterCommit(mainTable, req.method, req.log);
       reply.code(result.status);
       for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
       if (result.body === undefined) return reply.send();

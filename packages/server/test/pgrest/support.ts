@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { restPlugin } from '../../src/pgrest/index.ts';
+import { restPlugin, type WriteRegistration } from '../../src/pgrest/index.ts';
 import { RestError } from '../../src/pgrest/errors.ts';
 import type { RestLimits } from '../../src/pgrest/limits.ts';
 import { SecretBox } from '../../src/connections/secret-box.ts';
@@ -87,7 +87,12 @@ export interface Fixture {
 
 export async function startFixture(
   driver: TestDriver,
-  opts: { rowCap?: number; limits?: Partial<RestLimits>; statementTimeoutMs?: number } = {},
+  opts: {
+    rowCap?: number;
+    limits?: Partial<RestLimits>;
+    statementTimeoutMs?: number;
+    writes?: WriteRegistration[];
+  } = {},
 ): Promise<Fixture> {
   const db = await driver.open({ migrations: false, statementTimeoutMs: opts.statementTimeoutMs });
   await db.exec(schemaSql);
@@ -102,6 +107,7 @@ export async function startFixture(
     exposed: fixtureExposed,
     rowCap: opts.rowCap ?? ROW_CAP,
     limits: opts.limits,
+    writes: opts.writes,
     encryptSecret: (plain) => box.encrypt(plain),
     onSchemaReload: (reload) => {
       reloadSchema = reload;
