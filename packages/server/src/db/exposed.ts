@@ -5,7 +5,7 @@
  *
  * Never listed: secret-holding tables (identity_credentials, identity_sessions, identity_flows,
  * identity_tokens, identity_errors, access_tokens), engine internals (event_queue,
- * event_deliveries, event_consumers, scheduler_claims, schema_migrations). Their data reaches the browser only through the
+ * event_deliveries, event_consumers, scheduler_claims, schema_migrations, schema_sql_files). Their data reaches the browser only through the
  * dedicated routes (auth, agents, event queue summary).
  */
 export interface ExposedTable {
