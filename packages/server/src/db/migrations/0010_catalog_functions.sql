@@ -1,2 +1,2 @@
 -- 0010: catalog functions for the relationship graph and the per-config Changes tab, callable
--- as /api/db/rpc/<name> (results can be filtered, ordered and paged like a table).
+-- as /api/db/rpc/<name>: catalog/sql/30-catalog.sql.

@@ -1,2 +1,2 @@
--- 0011: views for the panels that show what is linked to a component or a check: the
--- topology sidebar (Catalog, Changes, Insights) and the check drawer's Relationships tab.
+-- 0011: views for the panels that show what is linked to a component or a check:
+-- topology/sql/40-topology.sql and health/sql/20-health.sql.

@@ -4,3 +4,5 @@
 CREATE INDEX IF NOT EXISTS canaries_live_agent_idx ON canaries (agent_id) WHERE deleted_at IS NULL;
 CREATE INDEX IF NOT EXISTS config_scrapers_live_agent_idx ON config_scrapers (agent_id) WHERE deleted_at IS NULL;
 CREATE INDEX IF NOT EXISTS topologies_live_agent_idx ON topologies (agent_id) WHERE deleted_at IS NULL;
+
+-- The functions, triggers and views of this change are kept in jobs/sql/10-events.sql (job_histories).

@@ -11,3 +11,5 @@
 -- transaction with set_config('watchdeck.incident_history', 'off', true).
 -- Deleting a hypothesis removes its comments, evidence and sub-hypotheses through the
 -- ON DELETE CASCADE keys of 0005, i.e. in the DELETE's own statement and transaction.
+
+-- The functions, triggers and views of this change are kept in incidents/sql/50-incidents.sql.

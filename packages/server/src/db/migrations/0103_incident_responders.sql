@@ -29,3 +29,5 @@ ALTER TABLE connections ADD CONSTRAINT connections_type_check CHECK (type IN (
   'discord', 'email', 'google_chat', 'ifttt', 'mattermost', 'matrix', 'ntfy', 'opsgenie', 'pushbullet',
   'pushover', 'rocketchat', 'slack', 'teams', 'telegram', 'zulip_chat', 'generic_webhook',
   'folder', 'git', 'jira', 'ms_planner', 'service_now', 'case_webhook'));
+
+-- The functions, triggers and views of this change are kept in incidents/sql/50-incidents.sql.

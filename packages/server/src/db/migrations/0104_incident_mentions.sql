@@ -16,3 +16,5 @@ ON CONFLICT (id) DO NOTHING;
 ALTER TABLE notification_send_history DROP CONSTRAINT notification_send_history_resource_type_check;
 ALTER TABLE notification_send_history ADD CONSTRAINT notification_send_history_resource_type_check
   CHECK (resource_type IN ('config', 'component', 'check', 'canary', 'playbook_run', 'incident'));
+
+-- The functions, triggers and views of this change are kept in incidents/sql/50-incidents.sql.

@@ -9,3 +9,5 @@
 --     consumer (notifications) and incidents handle their own copy.
 
 ALTER TABLE components ADD COLUMN last_transition_time timestamptz;
+
+-- The functions, triggers and views of this change are kept in topology/sql/40-topology.sql.

@@ -1,2 +1,2 @@
 -- 0130: the incident screens' multi-step writes as single functions, so each runs in one
--- transaction (called through /api/db/rpc/<name>, which sets request.person_id for the triggers).
+-- transaction (called through /api/db/rpc/<name>): incidents/sql/50-incidents.sql.

@@ -10,3 +10,5 @@ CREATE INDEX incidents_type_created_idx ON incidents (type, created_at DESC);
 CREATE INDEX incidents_severity_created_idx ON incidents (severity, created_at DESC);
 CREATE INDEX incidents_created_by_created_idx ON incidents (created_by, created_at DESC);
 CREATE INDEX incidents_status_severity_created_idx ON incidents (status, severity, created_at DESC);
+
+-- The functions, triggers and views of this change are kept in incidents/sql/50-incidents.sql (incident_summary).

@@ -26,3 +26,5 @@ CROSS JOIN LATERAL (
   FROM (SELECT 1) one
   LEFT JOIN canaries ca ON ca.id = c.canary_id
 ) x;
+
+-- The functions, triggers and views of this change are kept in health/sql/20-health.sql.

@@ -8,3 +8,5 @@ CREATE TABLE check_feed_state (
   version bigint NOT NULL DEFAULT 0
 );
 INSERT INTO check_feed_state DEFAULT VALUES;
+
+-- The functions, triggers and views of this change are kept in health/sql/20-health.sql.

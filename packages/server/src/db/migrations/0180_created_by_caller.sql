@@ -13,3 +13,5 @@
 -- Updates and deletes made by the database itself on behalf of a statement (ON DELETE CASCADE
 -- from a hypothesis, ON DELETE SET NULL from people) run at trigger depth > 1 and are left alone:
 -- deleting a hypothesis one may write removes its comments with it.
+
+-- The functions, triggers and views of this change are kept in auth/sql/10-caller.sql, incidents/sql/50-incidents.sql.

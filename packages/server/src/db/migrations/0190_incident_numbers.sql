@@ -23,3 +23,5 @@ SELECT true, greatest(
 
 ALTER TABLE incidents ALTER COLUMN incident_id DROP DEFAULT;
 DROP SEQUENCE incident_number_seq;
+
+-- The functions, triggers and views of this change are kept in incidents/sql/50-incidents.sql.

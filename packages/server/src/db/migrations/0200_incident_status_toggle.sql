@@ -1,0 +1,2 @@
+-- 0200: the detail header's toggle may reopen an investigating incident: incident_status_moves()
+-- in incidents/sql/50-incidents.sql.

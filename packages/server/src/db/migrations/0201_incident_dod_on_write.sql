@@ -1,0 +1,2 @@
+-- 0201: a definition of done is judged as soon as it is written: evidences_dod_evaluate() in
+-- incidents/sql/50-incidents.sql.

@@ -6,3 +6,5 @@
 -- sets it for every write (0102). Engines and loaders set no person and stay free to write; so
 -- do the foreign keys' own updates (created_by set null when a person goes: trigger depth 2).
 -- RAISE SQLSTATE 'PT409' answers 409 through /api/db with this message.
+
+-- The functions, triggers and views of this change are kept in settings/sql/30-settings.sql.

@@ -69,3 +69,5 @@ DELETE FROM event_queue e WHERE NOT EXISTS (SELECT 1 FROM event_deliveries d WHE
 -- What a delivery owns moves off the event.
 ALTER TABLE event_queue DROP COLUMN status, DROP COLUMN attempts, DROP COLUMN last_attempt,
   DROP COLUMN next_attempt_at, DROP COLUMN error, DROP COLUMN priority;
+
+-- The functions, triggers and views of this change are kept in jobs/sql/10-events.sql.

@@ -45,6 +45,10 @@ FROM check_component_relationships r
 JOIN components c ON c.id = r.component_id
 WHERE r.deleted_at IS NULL;
 
+-- check_feed: the health summary's JSON of each check's own columns (health/summary.ts), rendered
+-- when they change (a canary spec synced, a canary or agent renamed) instead of on every request.
+-- The head is the check's JSON object without its closing brace: the summary appends status, run
+-- times, uptime and latency. check_feed_state.version moves with every change of a head.
 CREATE OR REPLACE FUNCTION check_feed_head(c checks) RETURNS text
 LANGUAGE sql STABLE AS $$
   SELECT left(row_to_json(x)::text, -1)

@@ -1,56 +1,36 @@
--- Incidents: every trigger, trigger function, write function and view of the area.
--- Applied after the versioned migrations whenever this file changes (db/README.md): every
--- statement can run again.
+-- Incidents: every trigger, trigger function, write function and view of the area (seed 001;
+-- incidents/README.md). Applied after the versioned migrations whenever this file changes
+-- (db/README.md): every statement can run again.
+--
+-- The database enforces the workflow and writes the changelog (incident_histories) and the
+-- events, so they land in the transaction of the change whatever path made it (/api/db, server
+-- code, a psql session). The actor is the transaction-local setting request.person_id that
+-- /api/db sets for every write (request_person_id(), auth/sql/10-caller.sql); creators default
+-- to it. Bulk loaders that write their own backdated changelog (the demo seed) turn the history
+-- triggers, dispatch and definition-of-done events off for their transaction with
+-- set_config('watchdeck.incident_history', 'off', true). A table's BEFORE triggers fire in name
+-- order, then its AFTER triggers in name order.
 
--- A list row's responders: each name from its person or team by primary key (the 0009 version
--- joined people and teams per row, hashing the whole people table for every incident listed).
-CREATE OR REPLACE VIEW incident_summary AS
-SELECT i.id, i.incident_id, i.title, i.description, i.type, i.status, i.severity,
-  i.commander_id, i.communicator_id, i.incident_rule_id, i.acknowledged, i.resolved, i.closed,
-  i.created_by, i.created_at, i.updated_at,
-  (SELECT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar) FROM people p WHERE p.id = i.commander_id) AS commander,
-  (SELECT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar) FROM people p WHERE p.id = i.communicator_id) AS communicator,
-  coalesce((
-    SELECT jsonb_agg(CASE WHEN r.person_id IS NOT NULL
-        THEN (SELECT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar, 'icon', NULL, 'type', r.type) FROM people p WHERE p.id = r.person_id)
-        ELSE (SELECT jsonb_build_object('id', t.id, 'name', t.name, 'avatar', NULL, 'icon', t.icon, 'type', r.type) FROM teams t WHERE t.id = r.team_id)
-      END ORDER BY r.created_at)
-    FROM responders r
-    WHERE r.incident_id = i.id AND r.deleted_at IS NULL), '[]'::jsonb) AS responders,
-  coalesce((
-    SELECT jsonb_agg(DISTINCT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar))
-    FROM comments c JOIN people p ON p.id = c.created_by
-    WHERE c.incident_id = i.id), '[]'::jsonb) AS commenters,
-  (SELECT count(*) FROM hypotheses h WHERE h.incident_id = i.id) AS hypotheses_count,
-  (SELECT count(*) FROM evidences e JOIN hypotheses h ON h.id = e.hypothesis_id WHERE h.incident_id = i.id) AS evidences_count,
-  (SELECT count(*) FROM comments c WHERE c.incident_id = i.id) AS comments_count
-FROM incidents i;
-
--- incidents_by_component: incidents with evidence on a component.
-CREATE OR REPLACE VIEW incidents_by_component AS
-SELECT DISTINCT e.component_id, i.id, i.incident_id, i.title, i.type, i.status, i.severity, i.created_at, i.updated_at
-FROM incidents i
-JOIN hypotheses h ON h.incident_id = i.id
-JOIN evidences e ON e.hypothesis_id = h.id
-WHERE e.component_id IS NOT NULL;
-
--- incidents_by_config: incidents with evidence on a config item.
-CREATE OR REPLACE VIEW incidents_by_config AS
-SELECT DISTINCT e.config_id, i.id, i.incident_id, i.title, i.type, i.status, i.severity, i.created_at, i.updated_at
-FROM incidents i
-JOIN hypotheses h ON h.incident_id = i.id
-JOIN evidences e ON e.hypothesis_id = h.id
-WHERE e.config_id IS NOT NULL;
+-- ---------------------------------------------------------------------------------------------
+-- Shared by the triggers below
+-- ---------------------------------------------------------------------------------------------
 
 CREATE OR REPLACE FUNCTION incident_history_enabled() RETURNS boolean LANGUAGE sql STABLE AS $$
   SELECT coalesce(current_setting('watchdeck.incident_history', true), '') <> 'off'
 $$;
 
--- 0200: the detail header's toggle (seed 001 section 2) closes an open incident and reopens any
--- other status. The dropdown's table (section 4) has every reopen move but one, investigating ->
--- open, so the toggle's "Reopen Incident" on an investigating incident was refused. The status
--- the server accepts is the table plus the toggle's moves (core acceptedStatusMoves); the web's
--- dropdown still offers the table only.
+-- One changelog row; the actor is the caller, else the row's own creator.
+CREATE OR REPLACE FUNCTION incident_history_add(p_incident uuid, p_type text, p_description text, p_by uuid,
+  p_hypothesis uuid DEFAULT NULL, p_evidence uuid DEFAULT NULL, p_responder uuid DEFAULT NULL, p_comment uuid DEFAULT NULL)
+RETURNS void LANGUAGE sql AS $$
+  INSERT INTO incident_histories (incident_id, type, description, created_by, hypothesis_id, evidence_id, responder_id, comment_id)
+  VALUES (p_incident, p_type, p_description, coalesce(request_person_id(), p_by), p_hypothesis, p_evidence, p_responder, p_comment)
+$$;
+
+-- The statuses an incident may move to from `from_status`: the status table of seed 001
+-- section 4, plus the moves of the detail header's toggle (section 2: it closes an open incident
+-- and reopens any other status, investigating -> open included; core acceptedStatusMoves). The
+-- web's dropdown offers the table only.
 CREATE OR REPLACE FUNCTION incident_status_moves(from_status text) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE from_status
     WHEN 'new'           THEN ARRAY['new', 'open', 'investigating', 'mitigated', 'resolved', 'closed']
@@ -62,6 +42,10 @@ CREATE OR REPLACE FUNCTION incident_status_moves(from_status text) RETURNS text[
     ELSE ARRAY[]::text[]
   END
 $$;
+
+-- ---------------------------------------------------------------------------------------------
+-- Inserting or updating an incident
+-- ---------------------------------------------------------------------------------------------
 
 -- Vocabulary and workflow checks, creator default and the acknowledged/resolved/closed stamps.
 -- Errors are check_violation (23514) so /api/db answers 400 with the message as written.
@@ -106,17 +90,49 @@ BEGIN
   RETURN NEW;
 END
 $$;
-
 DROP TRIGGER IF EXISTS incidents_enforce ON incidents;
 CREATE TRIGGER incidents_enforce BEFORE INSERT OR UPDATE ON incidents FOR EACH ROW EXECUTE FUNCTION incidents_enforce();
 
--- One changelog row; the actor is the caller, else the row's own creator.
-CREATE OR REPLACE FUNCTION incident_history_add(p_incident uuid, p_type text, p_description text, p_by uuid,
-  p_hypothesis uuid DEFAULT NULL, p_evidence uuid DEFAULT NULL, p_responder uuid DEFAULT NULL, p_comment uuid DEFAULT NULL)
-RETURNS void LANGUAGE sql AS $$
-  INSERT INTO incident_histories (incident_id, type, description, created_by, hypothesis_id, evidence_id, responder_id, comment_id)
-  VALUES (p_incident, p_type, p_description, coalesce(request_person_id(), p_by), p_hypothesis, p_evidence, p_responder, p_comment)
+CREATE OR REPLACE FUNCTION incidents_number() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  n bigint := nullif(current_setting('watchdeck.incident_number', true), '')::bigint;
+  given bigint;
+BEGIN
+  IF n IS NULL THEN
+    SELECT last INTO n FROM incident_counter WHERE id FOR UPDATE;
+  END IF;
+  IF NEW.incident_id IS NULL THEN
+    n := n + 1;
+    NEW.incident_id := 'INC' || lpad(n::text, 7, '0');
+  ELSIF NEW.incident_id ~ '^INC\d{1,18}$' THEN
+    -- a loader that brings its own numbers: later ones follow the highest
+    given := substr(NEW.incident_id, 4)::bigint;
+    n := greatest(n, given);
+  END IF;
+  PERFORM set_config('watchdeck.incident_number', n::text, true);
+  RETURN NEW;
+END
 $$;
+DROP TRIGGER IF EXISTS incidents_number ON incidents;
+CREATE TRIGGER incidents_number BEFORE INSERT ON incidents FOR EACH ROW EXECUTE FUNCTION incidents_number();
+
+-- A reopened incident is no longer resolved or closed: its resolved/closed stamps go
+-- (incidents_enforce sets them when the status reaches those states; a later resolution stamps
+-- them anew). Runs after incidents_enforce (BEFORE triggers fire in name order).
+CREATE OR REPLACE FUNCTION incidents_reopen() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.status NOT IN ('resolved', 'closed') THEN
+    NEW.resolved := NULL;
+    NEW.closed := NULL;
+  ELSIF NEW.status = 'resolved' THEN
+    NEW.closed := NULL;
+  END IF;
+  RETURN NEW;
+END
+$$;
+DROP TRIGGER IF EXISTS incidents_reopen ON incidents;
+CREATE TRIGGER incidents_reopen BEFORE UPDATE OF status ON incidents FOR EACH ROW
+  WHEN (NEW.status IS DISTINCT FROM OLD.status) EXECUTE FUNCTION incidents_reopen();
 
 CREATE OR REPLACE FUNCTION incidents_history() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -137,9 +153,48 @@ BEGIN
   RETURN NULL;
 END
 $$;
-
 DROP TRIGGER IF EXISTS incidents_history ON incidents;
 CREATE TRIGGER incidents_history AFTER INSERT OR UPDATE ON incidents FOR EACH ROW EXECUTE FUNCTION incidents_history();
+
+CREATE OR REPLACE FUNCTION incidents_number_save() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  n bigint := nullif(current_setting('watchdeck.incident_number', true), '')::bigint;
+BEGIN
+  IF n IS NOT NULL THEN
+    UPDATE incident_counter SET last = n WHERE id AND last < n;
+  END IF;
+  RETURN NULL;
+END
+$$;
+DROP TRIGGER IF EXISTS incidents_number_save ON incidents;
+CREATE TRIGGER incidents_number_save AFTER INSERT ON incidents FOR EACH STATEMENT EXECUTE FUNCTION incidents_number_save();
+
+-- Timeline (seed 001 section 4: Created, Acknowledged, Resolved (signoff), Closed): in the status
+-- change's own transaction, resolving signs every active responder off, closing also closes them,
+-- reopening clears both.
+CREATE OR REPLACE FUNCTION incidents_responder_timeline() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.status IN ('resolved', 'closed') THEN
+    UPDATE responders SET
+      signoff_time = coalesce(signoff_time, now()),
+      close_time = CASE WHEN NEW.status = 'closed' THEN coalesce(close_time, now()) ELSE close_time END
+    WHERE incident_id = NEW.id AND deleted_at IS NULL
+      AND (signoff_time IS NULL OR (NEW.status = 'closed' AND close_time IS NULL));
+  ELSIF OLD.status IN ('resolved', 'closed') THEN
+    -- reopened: the responders are active again (like the incident's own stamps, 0130)
+    UPDATE responders SET signoff_time = NULL, close_time = NULL
+    WHERE incident_id = NEW.id AND deleted_at IS NULL AND (signoff_time IS NOT NULL OR close_time IS NOT NULL);
+  END IF;
+  RETURN NULL;
+END
+$$;
+DROP TRIGGER IF EXISTS incidents_responder_timeline ON incidents;
+CREATE TRIGGER incidents_responder_timeline AFTER UPDATE OF status ON incidents FOR EACH ROW
+  WHEN (NEW.status IS DISTINCT FROM OLD.status) EXECUTE FUNCTION incidents_responder_timeline();
+
+-- ---------------------------------------------------------------------------------------------
+-- Hypotheses
+-- ---------------------------------------------------------------------------------------------
 
 -- Hypotheses: creator default, and an explicit null status still starts as 'possible'.
 CREATE OR REPLACE FUNCTION hypotheses_defaults() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -149,7 +204,6 @@ BEGIN
   RETURN NEW;
 END
 $$;
-
 DROP TRIGGER IF EXISTS hypotheses_defaults ON hypotheses;
 CREATE TRIGGER hypotheses_defaults BEFORE INSERT ON hypotheses FOR EACH ROW EXECUTE FUNCTION hypotheses_defaults();
 
@@ -164,9 +218,12 @@ BEGIN
   RETURN NULL;
 END
 $$;
-
 DROP TRIGGER IF EXISTS hypotheses_history ON hypotheses;
 CREATE TRIGGER hypotheses_history AFTER INSERT OR UPDATE ON hypotheses FOR EACH ROW EXECUTE FUNCTION hypotheses_history();
+
+-- ---------------------------------------------------------------------------------------------
+-- Evidences
+-- ---------------------------------------------------------------------------------------------
 
 CREATE OR REPLACE FUNCTION evidences_defaults() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -174,7 +231,6 @@ BEGIN
   RETURN NEW;
 END
 $$;
-
 DROP TRIGGER IF EXISTS evidences_defaults ON evidences;
 CREATE TRIGGER evidences_defaults BEFORE INSERT ON evidences FOR EACH ROW EXECUTE FUNCTION evidences_defaults();
 
@@ -201,63 +257,34 @@ BEGIN
   RETURN NULL;
 END
 $$;
-
 DROP TRIGGER IF EXISTS evidences_history ON evidences;
 CREATE TRIGGER evidences_history AFTER INSERT OR UPDATE ON evidences FOR EACH ROW EXECUTE FUNCTION evidences_history();
 
-CREATE OR REPLACE FUNCTION responders_defaults() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  NEW.created_by := coalesce(NEW.created_by, request_person_id());
-  RETURN NEW;
-END
-$$;
-
-DROP TRIGGER IF EXISTS responders_defaults ON responders;
-CREATE TRIGGER responders_defaults BEFORE INSERT ON responders FOR EACH ROW EXECUTE FUNCTION responders_defaults();
-
--- Responders are removed by setting deleted_at (seed 001 section 7); that is 'responder.deleted'.
-CREATE OR REPLACE FUNCTION responders_history() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  who text;
+-- A definition of done is judged as soon as it is written, not up to a minute later. An
+-- evidence that joins the definition of done (or whose script or resource changes) publishes
+-- incident.evidence.dod_changed in the write's transaction; the incidents area evaluates that evidence
+-- (incidents/index.ts, dod.ts). The scheduled job still evaluates everything every minute.
+-- Comments are marked done by hand. Bulk loaders that turn the changelog off (the demo seed)
+-- write history, not live actions: the scheduled job judges their rows.
+CREATE OR REPLACE FUNCTION evidences_dod_evaluate() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT incident_history_enabled() THEN RETURN NULL; END IF;
-  SELECT coalesce((SELECT name FROM people WHERE id = NEW.person_id), (SELECT name FROM teams WHERE id = NEW.team_id)) INTO who;
-  IF TG_OP = 'INSERT' THEN
-    PERFORM incident_history_add(NEW.incident_id, 'responder.created', who, NEW.created_by, p_responder => NEW.id);
-  ELSIF NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL THEN
-    PERFORM incident_history_add(NEW.incident_id, 'responder.deleted', who, NULL, p_responder => NEW.id);
-  END IF;
+  -- one event per evidence and transaction: a pending one already covers this write
+  PERFORM publish_event('incident.evidence.dod_changed', NEW.id::text || '/' || txid_current()::text,
+    jsonb_build_object('evidence_id', NEW.id, 'type', NEW.type));
   RETURN NULL;
 END
 $$;
+DROP TRIGGER IF EXISTS evidences_dod_evaluate ON evidences;
+CREATE TRIGGER evidences_dod_evaluate
+  AFTER INSERT OR UPDATE OF definition_of_done, script, check_id, component_id, config_id, config_change_id, config_analysis_id
+  ON evidences FOR EACH ROW
+  WHEN (NEW.definition_of_done AND NEW.type <> 'comment')
+  EXECUTE FUNCTION evidences_dod_evaluate();
 
-DROP TRIGGER IF EXISTS responders_history ON responders;
-CREATE TRIGGER responders_history AFTER INSERT OR UPDATE ON responders FOR EACH ROW EXECUTE FUNCTION responders_history();
-
-CREATE OR REPLACE FUNCTION comments_defaults() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  NEW.created_by := coalesce(NEW.created_by, request_person_id());
-  RETURN NEW;
-END
-$$;
-
-DROP TRIGGER IF EXISTS comments_defaults ON comments;
-CREATE TRIGGER comments_defaults BEFORE INSERT ON comments FOR EACH ROW EXECUTE FUNCTION comments_defaults();
-
--- The changelog line of a comment reads its mentions as @Name (core/mentions.ts markup is
--- `@[Name](<person id>)`), so the 80 characters kept are words, not ids.
-CREATE OR REPLACE FUNCTION comments_history() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NOT incident_history_enabled() THEN RETURN NULL; END IF;
-  PERFORM incident_history_add(NEW.incident_id, 'responder.commented',
-    left(regexp_replace(NEW.comment, '@\[([^]]+)\]\([0-9a-fA-F-]{36}\)', '@\1', 'g'), 80), NEW.created_by,
-    p_hypothesis => NEW.hypothesis_id, p_responder => NEW.responder_id, p_comment => NEW.id);
-  RETURN NULL;
-END
-$$;
-
-DROP TRIGGER IF EXISTS comments_history ON comments;
-CREATE TRIGGER comments_history AFTER INSERT ON comments FOR EACH ROW EXECUTE FUNCTION comments_history();
+-- ---------------------------------------------------------------------------------------------
+-- Responders
+-- ---------------------------------------------------------------------------------------------
 
 -- The fields of each responder type (core RESPONDER_FIELDS; keep both in step). NULL: unknown type.
 CREATE OR REPLACE FUNCTION responder_type_fields(p_type text) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
@@ -310,6 +337,15 @@ $$;
 CREATE OR REPLACE FUNCTION responder_value_blank(v jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
   SELECT v IS NULL OR jsonb_typeof(v) = 'null' OR (jsonb_typeof(v) = 'string' AND btrim(v #>> '{}') = '')
 $$;
+
+CREATE OR REPLACE FUNCTION responders_defaults() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.created_by := coalesce(NEW.created_by, request_person_id());
+  RETURN NEW;
+END
+$$;
+DROP TRIGGER IF EXISTS responders_defaults ON responders;
+CREATE TRIGGER responders_defaults BEFORE INSERT ON responders FOR EACH ROW EXECUTE FUNCTION responders_defaults();
 
 CREATE OR REPLACE FUNCTION responders_prepare() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -406,11 +442,10 @@ BEGIN
   RETURN NEW;
 END
 $$;
-
 DROP TRIGGER IF EXISTS responders_prepare ON responders;
 CREATE TRIGGER responders_prepare BEFORE INSERT ON responders FOR EACH ROW EXECUTE FUNCTION responders_prepare();
 
--- The producers in SQL publish through it (0103 responders, 0104 mentions, 0105 components).
+-- A new team responder is dispatched by the server (incidents/responders/dispatch.ts).
 CREATE OR REPLACE FUNCTION responders_dispatch() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM publish_event('incident.responder.dispatch', NEW.id::text,
@@ -418,7 +453,6 @@ BEGIN
   RETURN NULL;
 END
 $$;
-
 DROP TRIGGER IF EXISTS responders_dispatch ON responders;
 CREATE TRIGGER responders_dispatch AFTER INSERT ON responders FOR EACH ROW
   WHEN (NEW.dispatch_status = 'pending') EXECUTE FUNCTION responders_dispatch();
@@ -456,33 +490,53 @@ BEGIN
   RETURN NEW;
 END
 $$;
-
 DROP TRIGGER IF EXISTS responders_guard ON responders;
 CREATE TRIGGER responders_guard BEFORE UPDATE ON responders FOR EACH ROW EXECUTE FUNCTION responders_guard();
 
--- Timeline (seed 001 section 4: Created, Acknowledged, Resolved (signoff), Closed): in the status
--- change's own transaction, resolving signs every active responder off, closing also closes them,
--- reopening clears both.
-CREATE OR REPLACE FUNCTION incidents_responder_timeline() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Responders are removed by setting deleted_at (seed 001 section 7); that is 'responder.deleted'.
+CREATE OR REPLACE FUNCTION responders_history() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  who text;
 BEGIN
-  IF NEW.status IN ('resolved', 'closed') THEN
-    UPDATE responders SET
-      signoff_time = coalesce(signoff_time, now()),
-      close_time = CASE WHEN NEW.status = 'closed' THEN coalesce(close_time, now()) ELSE close_time END
-    WHERE incident_id = NEW.id AND deleted_at IS NULL
-      AND (signoff_time IS NULL OR (NEW.status = 'closed' AND close_time IS NULL));
-  ELSIF OLD.status IN ('resolved', 'closed') THEN
-    -- reopened: the responders are active again (like the incident's own stamps, 0130)
-    UPDATE responders SET signoff_time = NULL, close_time = NULL
-    WHERE incident_id = NEW.id AND deleted_at IS NULL AND (signoff_time IS NOT NULL OR close_time IS NOT NULL);
+  IF NOT incident_history_enabled() THEN RETURN NULL; END IF;
+  SELECT coalesce((SELECT name FROM people WHERE id = NEW.person_id), (SELECT name FROM teams WHERE id = NEW.team_id)) INTO who;
+  IF TG_OP = 'INSERT' THEN
+    PERFORM incident_history_add(NEW.incident_id, 'responder.created', who, NEW.created_by, p_responder => NEW.id);
+  ELSIF NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL THEN
+    PERFORM incident_history_add(NEW.incident_id, 'responder.deleted', who, NULL, p_responder => NEW.id);
   END IF;
   RETURN NULL;
 END
 $$;
+DROP TRIGGER IF EXISTS responders_history ON responders;
+CREATE TRIGGER responders_history AFTER INSERT OR UPDATE ON responders FOR EACH ROW EXECUTE FUNCTION responders_history();
 
-DROP TRIGGER IF EXISTS incidents_responder_timeline ON incidents;
-CREATE TRIGGER incidents_responder_timeline AFTER UPDATE OF status ON incidents FOR EACH ROW
-  WHEN (NEW.status IS DISTINCT FROM OLD.status) EXECUTE FUNCTION incidents_responder_timeline();
+-- ---------------------------------------------------------------------------------------------
+-- Comments
+-- ---------------------------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION comments_defaults() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.created_by := coalesce(NEW.created_by, request_person_id());
+  RETURN NEW;
+END
+$$;
+DROP TRIGGER IF EXISTS comments_defaults ON comments;
+CREATE TRIGGER comments_defaults BEFORE INSERT ON comments FOR EACH ROW EXECUTE FUNCTION comments_defaults();
+
+-- The changelog line of a comment reads its mentions as @Name (core/mentions.ts markup is
+-- `@[Name](<person id>)`), so the 80 characters kept are words, not ids.
+CREATE OR REPLACE FUNCTION comments_history() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT incident_history_enabled() THEN RETURN NULL; END IF;
+  PERFORM incident_history_add(NEW.incident_id, 'responder.commented',
+    left(regexp_replace(NEW.comment, '@\[([^]]+)\]\([0-9a-fA-F-]{36}\)', '@\1', 'g'), 80), NEW.created_by,
+    p_hypothesis => NEW.hypothesis_id, p_responder => NEW.responder_id, p_comment => NEW.id);
+  RETURN NULL;
+END
+$$;
+DROP TRIGGER IF EXISTS comments_history ON comments;
+CREATE TRIGGER comments_history AFTER INSERT ON comments FOR EACH ROW EXECUTE FUNCTION comments_history();
 
 CREATE OR REPLACE FUNCTION comments_mentions() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -491,12 +545,59 @@ BEGIN
   RETURN NULL;
 END
 $$;
-
 -- The pattern only pre-filters; core's parseMentions decides what is a mention.
 DROP TRIGGER IF EXISTS comments_mentions ON comments;
 CREATE TRIGGER comments_mentions AFTER INSERT ON comments FOR EACH ROW
   WHEN (NEW.comment ~ '@\[[^]]+\]\([0-9a-fA-F-]{36}\)' AND incident_history_enabled())
   EXECUTE FUNCTION comments_mentions();
+
+-- Comments: the author or an admin edits and deletes; others get insufficient_privilege (403).
+CREATE OR REPLACE FUNCTION comments_author_only() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  caller uuid := request_person_id();
+BEGIN
+  IF caller IS NULL OR pg_trigger_depth() > 1 OR 'admin' = ANY (request_roles())
+     OR OLD.created_by IS NOT DISTINCT FROM caller THEN
+    RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+  END IF;
+  RAISE EXCEPTION 'Only the author of a comment or an admin can edit or delete it'
+    USING ERRCODE = 'insufficient_privilege';
+END
+$$;
+DROP TRIGGER IF EXISTS comments_author_only ON comments;
+CREATE TRIGGER comments_author_only BEFORE UPDATE OR DELETE ON comments FOR EACH ROW
+  EXECUTE FUNCTION comments_author_only();
+
+-- ---------------------------------------------------------------------------------------------
+-- Incident rules
+-- ---------------------------------------------------------------------------------------------
+
+DROP TRIGGER IF EXISTS incident_rules_source_guard ON incident_rules;
+CREATE TRIGGER incident_rules_source_guard BEFORE UPDATE OR DELETE ON incident_rules
+  FOR EACH ROW EXECUTE FUNCTION refuse_foreign_source_write('Incident rule');
+
+-- ---------------------------------------------------------------------------------------------
+-- Every table of the area
+-- ---------------------------------------------------------------------------------------------
+
+-- created_by is the caller's, whatever the client sent (auth/sql/10-caller.sql). Named to fire
+-- after the other BEFORE triggers (they fire in name order): responders_guard still sees the
+-- creator the client sent, and answers 400 to a changed one.
+DO $$
+DECLARE
+  t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['incidents', 'incident_rules', 'hypotheses', 'evidences', 'comments', 'responders'] LOOP
+    EXECUTE format('DROP TRIGGER IF EXISTS zz_created_by_caller ON %I', t);
+    EXECUTE format('CREATE TRIGGER zz_created_by_caller BEFORE INSERT OR UPDATE ON %I FOR EACH ROW EXECUTE FUNCTION created_by_caller()', t);
+  END LOOP;
+END
+$$;
+
+
+-- ---------------------------------------------------------------------------------------------
+-- The incident screens' multi-step writes, one transaction each (/api/db/rpc/<name>)
+-- ---------------------------------------------------------------------------------------------
 
 -- Create New Incident (seed 001 sections 2 and 4): the incident and its root hypothesis, which
 -- starts 'possible' and is titled from the hypothesis text, else the description, else the title.
@@ -536,118 +637,47 @@ BEGIN
 END
 $$;
 
--- A reopened incident is no longer resolved or closed: its resolved/closed stamps go (0102 sets
--- them when the status reaches those states; a later resolution stamps them anew). Runs after
--- incidents_enforce (BEFORE triggers fire in name order).
-CREATE OR REPLACE FUNCTION incidents_reopen() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.status NOT IN ('resolved', 'closed') THEN
-    NEW.resolved := NULL;
-    NEW.closed := NULL;
-  ELSIF NEW.status = 'resolved' THEN
-    NEW.closed := NULL;
-  END IF;
-  RETURN NEW;
-END
-$$;
+-- ---------------------------------------------------------------------------------------------
+-- Views
+-- ---------------------------------------------------------------------------------------------
 
-DROP TRIGGER IF EXISTS incidents_reopen ON incidents;
-CREATE TRIGGER incidents_reopen BEFORE UPDATE OF status ON incidents FOR EACH ROW
-  WHEN (NEW.status IS DISTINCT FROM OLD.status) EXECUTE FUNCTION incidents_reopen();
+-- incident_summary: the incident list row: incident with commander, communicator, responders
+-- (people and teams) and counts. Each responder's name comes from its person or team by primary
+-- key: joining people and teams per row hashed the whole people table for every incident listed.
+CREATE OR REPLACE VIEW incident_summary AS
+SELECT i.id, i.incident_id, i.title, i.description, i.type, i.status, i.severity,
+  i.commander_id, i.communicator_id, i.incident_rule_id, i.acknowledged, i.resolved, i.closed,
+  i.created_by, i.created_at, i.updated_at,
+  (SELECT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar) FROM people p WHERE p.id = i.commander_id) AS commander,
+  (SELECT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar) FROM people p WHERE p.id = i.communicator_id) AS communicator,
+  coalesce((
+    SELECT jsonb_agg(CASE WHEN r.person_id IS NOT NULL
+        THEN (SELECT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar, 'icon', NULL, 'type', r.type) FROM people p WHERE p.id = r.person_id)
+        ELSE (SELECT jsonb_build_object('id', t.id, 'name', t.name, 'avatar', NULL, 'icon', t.icon, 'type', r.type) FROM teams t WHERE t.id = r.team_id)
+      END ORDER BY r.created_at)
+    FROM responders r
+    WHERE r.incident_id = i.id AND r.deleted_at IS NULL), '[]'::jsonb) AS responders,
+  coalesce((
+    SELECT jsonb_agg(DISTINCT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar))
+    FROM comments c JOIN people p ON p.id = c.created_by
+    WHERE c.incident_id = i.id), '[]'::jsonb) AS commenters,
+  (SELECT count(*) FROM hypotheses h WHERE h.incident_id = i.id) AS hypotheses_count,
+  (SELECT count(*) FROM evidences e JOIN hypotheses h ON h.id = e.hypothesis_id WHERE h.incident_id = i.id) AS evidences_count,
+  (SELECT count(*) FROM comments c WHERE c.incident_id = i.id) AS comments_count
+FROM incidents i;
 
--- Comments: the author or an admin edits and deletes; others get insufficient_privilege (403).
-CREATE OR REPLACE FUNCTION comments_author_only() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  caller uuid := request_person_id();
-BEGIN
-  IF caller IS NULL OR pg_trigger_depth() > 1 OR 'admin' = ANY (request_roles())
-     OR OLD.created_by IS NOT DISTINCT FROM caller THEN
-    RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
-  END IF;
-  RAISE EXCEPTION 'Only the author of a comment or an admin can edit or delete it'
-    USING ERRCODE = 'insufficient_privilege';
-END
-$$;
+-- incidents_by_component: incidents with evidence on a component.
+CREATE OR REPLACE VIEW incidents_by_component AS
+SELECT DISTINCT e.component_id, i.id, i.incident_id, i.title, i.type, i.status, i.severity, i.created_at, i.updated_at
+FROM incidents i
+JOIN hypotheses h ON h.incident_id = i.id
+JOIN evidences e ON e.hypothesis_id = h.id
+WHERE e.component_id IS NOT NULL;
 
-DROP TRIGGER IF EXISTS comments_author_only ON comments;
-CREATE TRIGGER comments_author_only BEFORE UPDATE OR DELETE ON comments FOR EACH ROW
-  EXECUTE FUNCTION comments_author_only();
-
-CREATE OR REPLACE FUNCTION incidents_number() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  n bigint := nullif(current_setting('watchdeck.incident_number', true), '')::bigint;
-  given bigint;
-BEGIN
-  IF n IS NULL THEN
-    SELECT last INTO n FROM incident_counter WHERE id FOR UPDATE;
-  END IF;
-  IF NEW.incident_id IS NULL THEN
-    n := n + 1;
-    NEW.incident_id := 'INC' || lpad(n::text, 7, '0');
-  ELSIF NEW.incident_id ~ '^INC\d{1,18}$' THEN
-    -- a loader that brings its own numbers: later ones follow the highest
-    given := substr(NEW.incident_id, 4)::bigint;
-    n := greatest(n, given);
-  END IF;
-  PERFORM set_config('watchdeck.incident_number', n::text, true);
-  RETURN NEW;
-END
-$$;
-
-DROP TRIGGER IF EXISTS incidents_number ON incidents;
-CREATE TRIGGER incidents_number BEFORE INSERT ON incidents FOR EACH ROW EXECUTE FUNCTION incidents_number();
-
-CREATE OR REPLACE FUNCTION incidents_number_save() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  n bigint := nullif(current_setting('watchdeck.incident_number', true), '')::bigint;
-BEGIN
-  IF n IS NOT NULL THEN
-    UPDATE incident_counter SET last = n WHERE id AND last < n;
-  END IF;
-  RETURN NULL;
-END
-$$;
-
-DROP TRIGGER IF EXISTS incidents_number_save ON incidents;
-CREATE TRIGGER incidents_number_save AFTER INSERT ON incidents FOR EACH STATEMENT EXECUTE FUNCTION incidents_number_save();
-
--- 0201: a definition of done is judged as soon as it is written, not up to a minute later. An
--- evidence that joins the definition of done (or whose script or resource changes) publishes
--- incident.evidence.dod_changed in the write's transaction; the incidents area evaluates that evidence
--- (incidents/index.ts, dod.ts). The scheduled job still evaluates everything every minute.
--- Comments are marked done by hand. Bulk loaders that turn the changelog off (the demo seed)
--- write history, not live actions: the scheduled job judges their rows.
-CREATE OR REPLACE FUNCTION evidences_dod_evaluate() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NOT incident_history_enabled() THEN RETURN NULL; END IF;
-  -- one event per evidence and transaction: a pending one already covers this write
-  PERFORM publish_event('incident.evidence.dod_changed', NEW.id::text || '/' || txid_current()::text,
-    jsonb_build_object('evidence_id', NEW.id, 'type', NEW.type));
-  RETURN NULL;
-END
-$$;
-
-DROP TRIGGER IF EXISTS evidences_dod_evaluate ON evidences;
-CREATE TRIGGER evidences_dod_evaluate
-  AFTER INSERT OR UPDATE OF definition_of_done, script, check_id, component_id, config_id, config_change_id, config_analysis_id
-  ON evidences FOR EACH ROW
-  WHEN (NEW.definition_of_done AND NEW.type <> 'comment')
-  EXECUTE FUNCTION evidences_dod_evaluate();
-
-DROP TRIGGER IF EXISTS incident_rules_source_guard ON incident_rules;
-CREATE TRIGGER incident_rules_source_guard BEFORE UPDATE OR DELETE ON incident_rules
-  FOR EACH ROW EXECUTE FUNCTION refuse_foreign_source_write('Incident rule');
-
--- created_by is the caller's, whatever the client sent (auth/sql/10-caller.sql). Named to fire
--- after the other BEFORE triggers (they fire in name order): responders_guard still sees the
--- creator the client sent, and answers 400 to a changed one.
-DO $$
-DECLARE
-  t text;
-BEGIN
-  FOREACH t IN ARRAY ARRAY['incidents', 'incident_rules', 'hypotheses', 'evidences', 'comments', 'responders'] LOOP
-    EXECUTE format('DROP TRIGGER IF EXISTS zz_created_by_caller ON %I', t);
-    EXECUTE format('CREATE TRIGGER zz_created_by_caller BEFORE INSERT OR UPDATE ON %I FOR EACH ROW EXECUTE FUNCTION created_by_caller()', t);
-  END LOOP;
-END
-$$;
+-- incidents_by_config: incidents with evidence on a config item.
+CREATE OR REPLACE VIEW incidents_by_config AS
+SELECT DISTINCT e.config_id, i.id, i.incident_id, i.title, i.type, i.status, i.severity, i.created_at, i.updated_at
+FROM incidents i
+JOIN hypotheses h ON h.incident_id = i.id
+JOIN evidences e ON e.hypothesis_id = h.id
+WHERE e.config_id IS NOT NULL;

@@ -22,8 +22,8 @@ LANGUAGE sql STABLE AS $$
   ) END
 $$;
 
--- 0014: settings resources and job history.
--- The Jobs History list shows the agent of each run (seed 002 section 3: "agent (id, name)").
+-- job_histories: the Jobs History list: job_history with the resource's name. It shows the
+-- agent of each run (seed 002 section 3: "agent (id, name)").
 -- CREATE OR REPLACE VIEW may only add columns at the end, so `agent` comes last.
 CREATE OR REPLACE VIEW job_histories AS
 SELECT h.id, h.name, h.resource_type, h.resource_id, resource_name(h.resource_id) AS resource_name,

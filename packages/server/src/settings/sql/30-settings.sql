@@ -97,6 +97,11 @@ LEFT JOIN LATERAL (
   WHERE h.resource_id = i.id::text ORDER BY h.created_at DESC LIMIT 1
 ) j ON true;
 
+-- A settings resource that comes from somewhere else (source KubernetesCRD, a GitOps sync, ...)
+-- is changed there, not by a person in the console (seed 002 sections 4 and 5). Refused: an
+-- UPDATE or DELETE made for a person (request.person_id set, as /api/db sets it for every
+-- write). Engines and loaders set no person; the foreign keys' own updates run at trigger depth
+-- 2. SQLSTATE PT409 answers 409 through /api/db with this message.
 CREATE OR REPLACE FUNCTION refuse_foreign_source_write() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF pg_trigger_depth() = 1 AND request_person_id() IS NOT NULL AND coalesce(OLD.source, '') NOT IN ('', 'UI') THEN

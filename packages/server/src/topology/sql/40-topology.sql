@@ -52,6 +52,7 @@ FROM config_component_relationships r
 JOIN config_analysis_items a ON a.config_id = r.config_id
 WHERE r.deleted_at IS NULL;
 
+-- last_transition_time is the start of the current status (a definition of done's `age`).
 CREATE OR REPLACE FUNCTION components_status_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   NEW.last_transition_time := now();
@@ -63,6 +64,9 @@ DROP TRIGGER IF EXISTS components_status_stamp ON components;
 CREATE TRIGGER components_status_stamp BEFORE UPDATE OF status ON components FOR EACH ROW
   WHEN (NEW.status IS DISTINCT FROM OLD.status) EXECUTE FUNCTION components_status_stamp();
 
+-- A component publishes component.status.unhealthy / component.status.healthy when its status
+-- changes, in the change's own transaction (incident rules and the automatic definition of done
+-- consume them: incidents/README.md).
 CREATE OR REPLACE FUNCTION components_status_events() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM publish_event('component.status.' || NEW.status,
