@@ -24,7 +24,10 @@ execFileSync('sh', ['-c', `git -C "${root}" archive "${ref}" packages/server/src
 type Migrate = (db: unknown) => Promise<string[]>;
 const load = async (dir: string) => {
   const m = await import(join(dir, 'packages/server/src/db/index.ts'));
-  return { openDb: m.openDb as (o: { databaseUrl: string }) => Promise<{ close(): Promise<void> }>, migrate: m.migrate as Migrate };
+  return {
+    openDb: m.openDb as (o: { databaseUrl: string }) => Promise<{ close(): Promise<void> }>,
+    migrate: m.migrate as Migrate,
+  };
 };
 const theirs = await load(copy);
 const ours = await load(root);

@@ -73,13 +73,31 @@ const AREA_OF = {
     'comments_author_only incident_summary incidents_by_component incidents_by_config',
 };
 const TABLE_AREA = {
-  incidents: 'incidents', hypotheses: 'incidents', evidences: 'incidents', comments: 'incidents',
-  responders: 'incidents', incident_rules: 'incidents', incident_histories: 'incidents',
-  checks: 'health', check_feed: 'health', check_statuses: 'health',
-  components: 'topology', topologies: 'settings', canaries: 'settings', config_scrapers: 'settings',
-  teams: 'settings', logging_backends: 'settings', notifications: 'settings',
-  config_items: 'catalog', config_changes: 'catalog', config_analysis: 'catalog', config_relationships: 'catalog',
-  playbooks: 'playbooks', playbook_runs: 'playbooks', event_queue: 'jobs', job_history: 'jobs',
+  incidents: 'incidents',
+  hypotheses: 'incidents',
+  evidences: 'incidents',
+  comments: 'incidents',
+  responders: 'incidents',
+  incident_rules: 'incidents',
+  incident_histories: 'incidents',
+  checks: 'health',
+  check_feed: 'health',
+  check_statuses: 'health',
+  components: 'topology',
+  topologies: 'settings',
+  canaries: 'settings',
+  config_scrapers: 'settings',
+  teams: 'settings',
+  logging_backends: 'settings',
+  notifications: 'settings',
+  config_items: 'catalog',
+  config_changes: 'catalog',
+  config_analysis: 'catalog',
+  config_relationships: 'catalog',
+  playbooks: 'playbooks',
+  playbook_runs: 'playbooks',
+  event_queue: 'jobs',
+  job_history: 'jobs',
 };
 const areaOfName = new Map(Object.entries(AREA_OF).flatMap(([a, names]) => names.split(/\s+/).map((n) => [n, a])));
 
@@ -137,7 +155,13 @@ function commentStart(sql, stmtStart) {
   for (;;) {
     if (s === 0) return s;
     const prev = sql.lastIndexOf('\n', s - 2) + 1;
-    if (!sql.slice(prev, s - 1).trim().startsWith('--')) return s;
+    if (
+      !sql
+        .slice(prev, s - 1)
+        .trim()
+        .startsWith('--')
+    )
+      return s;
     s = prev;
   }
 }
@@ -164,14 +188,19 @@ function idempotent(c, text) {
     const body = text.replace(/^CREATE\s+OR\s+REPLACE\s+TRIGGER/i, 'CREATE TRIGGER');
     return `DROP TRIGGER IF EXISTS ${c.name} ON ${c.table};\n${body}`;
   }
-  return text.replace(/^CREATE\s+(?:OR\s+REPLACE\s+)?(FUNCTION|VIEW)/i, (_, k) => `CREATE OR REPLACE ${k.toUpperCase()}`);
+  return text.replace(
+    /^CREATE\s+(?:OR\s+REPLACE\s+)?(FUNCTION|VIEW)/i,
+    (_, k) => `CREATE OR REPLACE ${k.toUpperCase()}`,
+  );
 }
 
 // ---- what the migrations define, in order; the last definition wins
 const finalDef = new Map(); // key -> { area, chunk } | null (dropped)
 const order = [];
 const problems = [];
-const migrationFiles = readdirSync(migrationsDir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+const migrationFiles = readdirSync(migrationsDir)
+  .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+  .sort();
 const edits = new Map(); // file -> new text
 for (const file of migrationFiles) {
   const sql = readFileSync(join(migrationsDir, file), 'utf8');
@@ -189,7 +218,11 @@ for (const file of migrationFiles) {
       // a drop this script has seen already reads IF EXISTS: it says nothing about the area files
       if (/^DROP\s+\w+\s+IF\s+EXISTS/i.test(st.text)) continue;
       finalDef.set(key, null);
-      cuts.push([st.start, st.end, st.text.replace(/^DROP\s+(FUNCTION|VIEW|TRIGGER)\s+/i, (m0, k) => `DROP ${k.toUpperCase()} IF EXISTS `)]);
+      cuts.push([
+        st.start,
+        st.end,
+        st.text.replace(/^DROP\s+(FUNCTION|VIEW|TRIGGER)\s+/i, (m0, k) => `DROP ${k.toUpperCase()} IF EXISTS `),
+      ]);
       continue;
     }
     const area = areaOfName.get(c.name) ?? (c.kind === 'trigger' ? TABLE_AREA[c.table] : undefined);

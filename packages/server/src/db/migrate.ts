@@ -23,13 +23,17 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<string
   const dir = opts.migrationsDir ?? join(here, 'migrations');
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-  const files = readdirSync(dir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     // a migration may rewrite a large table: WATCHDECK_DB_STATEMENT_TIMEOUT is for requests
     await tx.query(`SET LOCAL statement_timeout = 0`);
     await tx.query('SELECT pg_advisory_xact_lock(727274)');
-    const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    const done = new Set(
+      (await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
+    );
     for (const file of files) {
       if (done.has(file)) continue;
       await tx.exec(readFileSync(join(dir, file), 'utf8'));

@@ -34,7 +34,10 @@ describe.each(testDrivers())('area SQL files on $name', (driver) => {
     root = mkdtempSync(join(tmpdir(), 'area-sql-'));
     write('migrations/0001_things.sql', 'CREATE TABLE things (id int PRIMARY KEY, n int);');
     // 20 uses what 10 defines (a SQL function's body is checked when it is created)
-    write('src/beta/sql/20-beta.sql', 'CREATE OR REPLACE FUNCTION beta() RETURNS int LANGUAGE sql AS $$ SELECT alpha() * 10 $$;');
+    write(
+      'src/beta/sql/20-beta.sql',
+      'CREATE OR REPLACE FUNCTION beta() RETURNS int LANGUAGE sql AS $$ SELECT alpha() * 10 $$;',
+    );
     write(
       'src/alpha/sql/10-alpha.sql',
       `CREATE OR REPLACE FUNCTION alpha() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;
@@ -66,7 +69,10 @@ describe.each(testDrivers())('area SQL files on $name', (driver) => {
     expect(await value('alpha')).toBe(5);
     expect(await records()).toEqual(before);
 
-    write('src/beta/sql/20-beta.sql', 'CREATE OR REPLACE FUNCTION beta() RETURNS int LANGUAGE sql AS $$ SELECT alpha() * 100 $$;');
+    write(
+      'src/beta/sql/20-beta.sql',
+      'CREATE OR REPLACE FUNCTION beta() RETURNS int LANGUAGE sql AS $$ SELECT alpha() * 100 $$;',
+    );
     expect(await run()).toEqual([]);
     expect(await value('beta')).toBe(500);
     expect(await value('alpha')).toBe(5); // 10-alpha.sql did not run
