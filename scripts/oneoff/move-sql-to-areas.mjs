@@ -249,25 +249,27 @@ if (problems.length) {
   process.exit(1);
 }
 
-// ---- the area files: header, then chunks keyed like the migrations' objects
+// ---- the area files: pieces keyed like the migrations' objects; a piece's lead is the text
+// before its own comment (blank lines, section headings), kept as it is
 function parseArea(text) {
-  const chunks = [];
-  let header = text;
+  const pieces = [];
+  let prevEnd = 0;
   let pendingDrop = null;
   for (const st of statements(text)) {
     const c = classify(st.text);
     const from = commentStart(text, st.start);
-    if (!chunks.length && !pendingDrop) header = text.slice(0, from);
     if (c?.op === 'drop' && c.kind === 'trigger') {
-      pendingDrop = { from, c };
+      pendingDrop = { from, lead: text.slice(prevEnd, from) };
       continue;
     }
     const begin = pendingDrop ? pendingDrop.from : from;
+    const lead = pendingDrop ? pendingDrop.lead : text.slice(prevEnd, from);
     pendingDrop = null;
-    const key = c && c.op === 'create' ? keyOf(c) : `other ${chunks.length}`;
-    chunks.push({ key, text: text.slice(begin, st.end) });
+    const key = c && c.op === 'create' ? keyOf(c) : `other ${pieces.length}`;
+    pieces.push({ key, lead, body: text.slice(begin, st.end) });
+    prevEnd = st.end;
   }
-  return { header, chunks };
+  return { prefix: '', pieces, tail: text.slice(prevEnd) };
 }
 const areas = {};
 for (const [area, rel] of Object.entries(FILES)) {
@@ -275,31 +277,41 @@ for (const [area, rel] of Object.entries(FILES)) {
   areas[area] = existsSync(path)
     ? parseArea(readFileSync(path, 'utf8'))
     : {
-        header: `-- ${HEADERS[area]}\n-- Applied after the versioned migrations whenever this file changes (db/README.md): every\n-- statement can run again.\n\n`,
-        chunks: [],
+        prefix: `-- ${HEADERS[area]}\n-- Applied after the versioned migrations whenever this file changes (db/README.md): every\n-- statement can run again.`,
+        pieces: [],
+        tail: '\n',
       };
 }
 const changedAreas = new Set();
+const remove = (a, i) => {
+  // a section heading before the piece stays for the next one
+  const { lead } = a.pieces[i];
+  a.pieces.splice(i, 1);
+  if (/--/.test(lead)) {
+    if (a.pieces[i]) a.pieces[i].lead = lead + a.pieces[i].lead;
+    else a.tail = lead + a.tail;
+  }
+};
 for (const key of order) {
   const def = finalDef.get(key);
   for (const [area, a] of Object.entries(areas)) {
-    const i = a.chunks.findIndex((ch) => ch.key === key);
+    const i = a.pieces.findIndex((p) => p.key === key);
     if (i < 0) continue;
-    if (def === null || def.area !== area) a.chunks.splice(i, 1);
-    else a.chunks[i].text = def.chunk;
+    if (def === null || def.area !== area) remove(a, i);
+    else a.pieces[i].body = def.chunk;
     changedAreas.add(area);
   }
-  if (def && !areas[def.area].chunks.some((ch) => ch.key === key)) {
-    areas[def.area].chunks.push({ key, text: def.chunk });
+  if (def && !areas[def.area].pieces.some((p) => p.key === key)) {
+    areas[def.area].pieces.push({ key, lead: '\n\n', body: def.chunk });
     changedAreas.add(def.area);
   }
 }
 for (const [key, def] of finalDef) {
   if (def !== null) continue;
   for (const [area, a] of Object.entries(areas)) {
-    const i = a.chunks.findIndex((ch) => ch.key === key);
+    const i = a.pieces.findIndex((p) => p.key === key);
     if (i >= 0) {
-      a.chunks.splice(i, 1);
+      remove(a, i);
       changedAreas.add(area);
     }
   }
@@ -308,7 +320,14 @@ for (const area of changedAreas) {
   const path = join(src, FILES[area]);
   mkdirSync(dirname(path), { recursive: true });
   const a = areas[area];
-  writeFileSync(path, a.header.replace(/\n*$/, '\n\n') + a.chunks.map((ch) => ch.text.trim()).join('\n\n') + '\n');
+  const text = a.prefix + a.pieces.map((p) => p.lead + p.body).join('') + a.tail;
+  writeFileSync(
+    path,
+    text
+      .replace(/^\n+/, '')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/\n*$/, '\n'),
+  );
   console.log(`wrote ${FILES[area]}`);
 }
 for (const [file, text] of edits) {
