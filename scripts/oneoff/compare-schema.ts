@@ -2,9 +2,9 @@
 // a move"): on PostgreSQL, the schema of
 //   A. a fresh database migrated by <ref>'s code (default main),
 //   B. a fresh database migrated by the working tree's code,
-//   C. a database migrated by <ref>'s code, then by the working tree's,
+//   C. a database migrated by <from>'s code (default <ref>), then by the working tree's,
 // as pg_dump --schema-only prints it (without the applied-files bookkeeping), must be the same.
-// Usage: npx tsx scripts/oneoff/compare-schema.ts [ref]   (DATABASE_URL: an admin connection,
+// Usage: npx tsx scripts/oneoff/compare-schema.ts [ref] [from]   (DATABASE_URL: an admin connection,
 // default postgres://postgres@127.0.0.1:5432/postgres). Exits 1 and prints the diff otherwise.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,12 +14,19 @@ import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const ref = process.argv[2] ?? 'main';
+// an older version upgraded by the working tree must end with the same schema as well
+const from = process.argv[3] ?? ref;
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // inside the repository, so the copy's imports (pg, pglite) resolve to its node_modules
 const copy = join(root, '.schema-compare');
 rmSync(copy, { recursive: true, force: true });
-mkdirSync(copy);
-execFileSync('sh', ['-c', `git -C "${root}" archive "${ref}" packages/server/src | tar -x -C "${copy}"`]);
+const extract = (rev: string, dir: string) => {
+  mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git -C "${root}" archive "${rev}" packages/server/src | tar -x -C "${dir}"`]);
+  return dir;
+};
+extract(ref, join(copy, 'ref'));
+extract(from, join(copy, 'from'));
 
 type Migrate = (db: unknown) => Promise<string[]>;
 const load = async (dir: string) => {
@@ -29,7 +36,8 @@ const load = async (dir: string) => {
     migrate: m.migrate as Migrate,
   };
 };
-const theirs = await load(copy);
+const theirs = await load(join(copy, 'ref'));
+const older = await load(join(copy, 'from'));
 const ours = await load(root);
 
 const urlOf = (name: string) => Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
@@ -55,7 +63,7 @@ let failed = false;
 try {
   await run(theirs, names.A);
   await run(ours, names.B);
-  await run(theirs, names.C);
+  await run(older, names.C);
   await run(ours, names.C);
   const a = dump(names.A);
   for (const k of ['B', 'C'] as const) {
