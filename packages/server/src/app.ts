@@ -235,7 +235,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)
     actor: (req) => req.caller?.person.id,
-    // triggers that decide by role read them as request.roles (migrations/0180)
+    // triggers that decide by role read them as request.roles (auth/sql/10-caller.sql)
     actorRoles: (req) => req.caller?.roles,
   });
 

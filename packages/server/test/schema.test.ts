@@ -124,6 +124,7 @@ const SECRET_TABLES = [
   'event_deliveries',
   'scheduler_claims',
   'schema_migrations',
+  'schema_sql_files',
 ];
 
 for (const driver of testDrivers()) {

@@ -5,7 +5,7 @@
  *
  * Never listed: secret-holding tables (identity_credentials, identity_sessions, identity_flows,
  * identity_tokens, identity_errors, access_tokens), engine internals (event_queue,
- * event_deliveries, event_consumers, scheduler_claims, schema_migrations). Their data reaches the browser only through the
+ * event_deliveries, event_consumers, scheduler_claims, schema_migrations, schema_sql_files). Their data reaches the browser only through the
  * dedicated routes (auth, agents, event queue summary).
  */
 export interface ExposedTable {
@@ -97,7 +97,7 @@ export const exposedTables: ExposedTables = {
   incident_summary: view('incident'),
   incidents_by_component: view('incident'),
   incidents_by_config: view('incident'),
-  // the changelog: written by the database's triggers only (migrations/0102), never by clients
+  // the changelog: written by the database's triggers only (incidents/sql), never by clients
   incident_histories: view('incident'),
   incident_rules: table('incident'),
   hypotheses: table('incident'),
@@ -137,7 +137,7 @@ export const exposedTables: ExposedTables = {
   'rpc/related_config_ids': view('database'),
   'rpc/related_configs': view('database'),
   'rpc/related_changes': view('database'),
-  // Writes of several rows in one transaction (migrations/0130_incident_actions.sql): write on incidents.
+  // Writes of several rows in one transaction (incidents/sql/50-incidents.sql): write on incidents.
   'rpc/create_incident': table('incident'),
   'rpc/update_incident_status': table('incident'),
 };

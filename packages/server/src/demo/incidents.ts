@@ -723,7 +723,7 @@ export async function seedIncidents(ctx: SeedContext, catalog: CatalogResult): P
     },
   ]);
   // The demo writes its own backdated changelog below: the database's history triggers
-  // (migrations/0102_incident_workflow.sql) stay off for this seed transaction only.
+  // (incidents/sql/50-incidents.sql) stay off for this seed transaction only.
   await ctx.tx.query(`SELECT set_config('watchdeck.incident_history', 'off', true)`);
   // Human-readable numbers (INC...) follow creation order.
   incidents.sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));

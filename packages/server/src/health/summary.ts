@@ -253,7 +253,7 @@ export function percentileOfUnion(a: ArrayLike<number>, b: ArrayLike<number>, q:
 
 /**
  * Every live check's JSON head (check_feed) by id, kept per process and database handle and read
- * again when check_feed_state.version moves (migrations/0150: a statement trigger on check_feed,
+ * again when check_feed_state.version moves (sql/20-health.sql: a statement trigger on check_feed,
  * so the number moves in the transaction that changes a head). Heads change when a canary spec is
  * synced or a canary or agent renamed; between those, requests only read the version.
  */

@@ -50,7 +50,7 @@ export interface IncidentsDeps {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A check or component changed status (health/record.ts, migrations 0105/0205 publish it): incident
+ * A check or component changed status (health/record.ts, topology/sql publish it): incident
  * rules, then that resource's definitions of done, in the delivery's transaction, as the system.
  */
 export async function handleTransition(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {

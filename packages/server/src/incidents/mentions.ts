@@ -7,7 +7,7 @@ import type { Mailer } from '../mail/index.ts';
 /**
  * @mention notifications (seed 001 section 5; markup `@[Name](<person id>)`, core mentions.ts).
  * A new comment with mention markup publishes 'incident.comment.mentions' in its transaction
- * (migrations/0104). Its consumer reads the mentions with core's parser and publishes one
+ * (sql/50-incidents.sql). Its consumer reads the mentions with core's parser and publishes one
  * 'incident.comment.mention' per mentioned person (not the author), so each email is sent and
  * retried on its own, with its delivery's key as Message-ID. Each email is recorded in
  * notification_send_history under the built-in notification 'incident-mentions', in the

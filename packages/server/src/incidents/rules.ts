@@ -11,7 +11,7 @@ import { incidentRuleSpec } from '../settings/schemas/others.ts';
  * a rule with autoResolve resolves its incident once every resource it added is healthy again.
  * Runs in the transaction that records the 'incidents' consumer's delivery of that event done
  * (index.ts handleTransition), as the system: request.person_id is cleared, so the changelog's
- * actor is empty (0102).
+ * actor is empty (sql/50-incidents.sql).
  */
 export type RuleSpec = z.infer<typeof incidentRuleSpec>;
 export type ResourceKind = 'check' | 'component';

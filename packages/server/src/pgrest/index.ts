@@ -37,7 +37,7 @@ export interface RestOptions {
   /**
    * The person a request acts as. Every transaction the engine opens (writes, RPC) starts with
    * set_config('request.person_id', <id>, true) so triggers can record the actor (the incident
-   * changelog, created_by defaults: migrations/0102_incident_workflow.sql).
+   * changelog, created_by defaults: incidents/sql/50-incidents.sql, auth/sql/10-caller.sql).
    */
   actor?: (req: FastifyRequest) => string | null | undefined;
   /**

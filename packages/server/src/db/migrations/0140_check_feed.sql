@@ -14,58 +14,17 @@ CREATE TABLE check_feed (
   head     text NOT NULL
 );
 
-CREATE FUNCTION check_feed_head(c checks) RETURNS text
-LANGUAGE sql STABLE AS $$
-  SELECT left(row_to_json(x)::text, -1)
-  FROM (
-    SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
-      (SELECT json_build_object('id', ag.id, 'name', ag.name) FROM agents ag WHERE ag.id = c.agent_id) AS agent,
-      c.name, c.namespace, c.description, c.type, c.icon, c.endpoint, c.owner, c.labels, c.severity
-    FROM (SELECT 1) one
-    LEFT JOIN canaries ca ON ca.id = c.canary_id
-  ) x
-$$;
+-- The heads of the checks stored before this migration: check_feed_head(c) as it was then, written
+-- out, since the function itself is defined after the migrations (health/sql).
+INSERT INTO check_feed (check_id, head)
+SELECT c.id, left(row_to_json(x)::text, -1)
+FROM checks c
+CROSS JOIN LATERAL (
+  SELECT c.id, c.canary_id, ca.name AS canary_name, ca.namespace AS canary_namespace, c.agent_id,
+    (SELECT json_build_object('id', ag.id, 'name', ag.name) FROM agents ag WHERE ag.id = c.agent_id) AS agent,
+    c.name, c.namespace, c.description, c.type, c.icon, c.endpoint, c.owner, c.labels, c.severity
+  FROM (SELECT 1) one
+  LEFT JOIN canaries ca ON ca.id = c.canary_id
+) x;
 
-CREATE FUNCTION check_feed_from_checks() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO check_feed (check_id, head) VALUES (NEW.id, check_feed_head(NEW))
-  ON CONFLICT (check_id) DO UPDATE SET head = EXCLUDED.head;
-  RETURN NULL;
-END
-$$;
-
--- only the columns in the head: a check run's UPDATE of status and run times does not fire it
-CREATE TRIGGER check_feed_checks
-AFTER INSERT OR UPDATE OF id, canary_id, agent_id, name, namespace, description, type, icon, endpoint, owner, labels, severity
-ON checks FOR EACH ROW EXECUTE FUNCTION check_feed_from_checks();
-
-CREATE FUNCTION check_feed_from_canaries() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE check_feed f SET head = check_feed_head(c) FROM checks c WHERE c.canary_id = NEW.id AND f.check_id = c.id;
-  RETURN NULL;
-END
-$$;
-
-CREATE TRIGGER check_feed_canaries
-AFTER UPDATE OF name, namespace ON canaries FOR EACH ROW
-WHEN (NEW.name IS DISTINCT FROM OLD.name OR NEW.namespace IS DISTINCT FROM OLD.namespace)
-EXECUTE FUNCTION check_feed_from_canaries();
-
--- a renamed agent changes the "agent" object of its checks (a check can only name an agent that
--- exists: checks.agent_id references agents, so a new agent has no checks yet)
-CREATE FUNCTION check_feed_from_agents() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE check_feed f SET head = check_feed_head(c) FROM checks c WHERE c.agent_id = NEW.id AND f.check_id = c.id;
-  RETURN NULL;
-END
-$$;
-
-CREATE TRIGGER check_feed_agents
-AFTER UPDATE OF name ON agents FOR EACH ROW
-WHEN (NEW.name IS DISTINCT FROM OLD.name)
-EXECUTE FUNCTION check_feed_from_agents();
-
-INSERT INTO check_feed (check_id, head) SELECT c.id, check_feed_head(c) FROM checks c;
+-- The functions, triggers and views of this change are kept in health/sql/20-health.sql.

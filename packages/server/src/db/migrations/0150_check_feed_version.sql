@@ -9,17 +9,4 @@ CREATE TABLE check_feed_state (
 );
 INSERT INTO check_feed_state DEFAULT VALUES;
 
-CREATE FUNCTION check_feed_bump() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE check_feed_state SET version = version + 1;
-  RETURN NULL;
-END
-$$;
-
--- per statement on check_feed (the check triggers write one statement per check, an upsert fires
--- both its INSERT and UPDATE triggers: the number may move several times in one change, which
--- only matters as "it moved"); deleting a check deletes its head by cascade, which fires this too
-CREATE TRIGGER check_feed_changed
-AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON check_feed
-FOR EACH STATEMENT EXECUTE FUNCTION check_feed_bump();
+-- The functions, triggers and views of this change are kept in health/sql/20-health.sql.

@@ -24,36 +24,4 @@ SELECT true, greatest(
 ALTER TABLE incidents ALTER COLUMN incident_id DROP DEFAULT;
 DROP SEQUENCE incident_number_seq;
 
-CREATE FUNCTION incidents_number() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  n bigint := nullif(current_setting('watchdeck.incident_number', true), '')::bigint;
-  given bigint;
-BEGIN
-  IF n IS NULL THEN
-    SELECT last INTO n FROM incident_counter WHERE id FOR UPDATE;
-  END IF;
-  IF NEW.incident_id IS NULL THEN
-    n := n + 1;
-    NEW.incident_id := 'INC' || lpad(n::text, 7, '0');
-  ELSIF NEW.incident_id ~ '^INC\d{1,18}$' THEN
-    -- a loader that brings its own numbers: later ones follow the highest
-    given := substr(NEW.incident_id, 4)::bigint;
-    n := greatest(n, given);
-  END IF;
-  PERFORM set_config('watchdeck.incident_number', n::text, true);
-  RETURN NEW;
-END
-$$;
-CREATE TRIGGER incidents_number BEFORE INSERT ON incidents FOR EACH ROW EXECUTE FUNCTION incidents_number();
-
-CREATE FUNCTION incidents_number_save() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  n bigint := nullif(current_setting('watchdeck.incident_number', true), '')::bigint;
-BEGIN
-  IF n IS NOT NULL THEN
-    UPDATE incident_counter SET last = n WHERE id AND last < n;
-  END IF;
-  RETURN NULL;
-END
-$$;
-CREATE TRIGGER incidents_number_save AFTER INSERT ON incidents FOR EACH STATEMENT EXECUTE FUNCTION incidents_number_save();
+-- The functions, triggers and views of this change are kept in incidents/sql/50-incidents.sql.

@@ -11,9 +11,9 @@
 -- The copy trigger of 0105 (incident.resource.transition) goes: incidents consume check.* and
 -- component.status.* as a consumer of their own.
 
-DROP VIEW event_queue_summary;
-DROP TRIGGER event_queue_incident_transitions ON event_queue;
-DROP FUNCTION incident_transition_subscription();
+DROP VIEW IF EXISTS event_queue_summary;
+DROP TRIGGER IF EXISTS event_queue_incident_transitions ON event_queue;
+DROP FUNCTION IF EXISTS incident_transition_subscription();
 
 CREATE TABLE event_consumers (
   name    text PRIMARY KEY,
@@ -70,72 +70,4 @@ DELETE FROM event_queue e WHERE NOT EXISTS (SELECT 1 FROM event_deliveries d WHE
 ALTER TABLE event_queue DROP COLUMN status, DROP COLUMN attempts, DROP COLUMN last_attempt,
   DROP COLUMN next_attempt_at, DROP COLUMN error, DROP COLUMN priority;
 
--- publish_event(name, resource_id, properties): stores the event with one delivery per consumer
--- of its name and returns its id; NULL when no consumer subscribes to the name (nothing is
--- stored) or when (name, resource_id) is already stored (publishing twice is a no-op).
--- resource_id names what the event is about; an event that recurs for one resource carries the
--- occurrence too (`<check id>/<run time>`). Done events are kept an hour (jobs/event-queue.ts
--- prune), so a repeat within that hour is still a no-op.
-CREATE FUNCTION publish_event(name text, resource_id text, properties jsonb DEFAULT '{}'::jsonb)
-RETURNS uuid LANGUAGE plpgsql AS $$
-DECLARE
-  consumers text[];
-  new_id uuid;
-BEGIN
-  SELECT array_agg(c.name) INTO consumers FROM event_consumers c WHERE publish_event.name = ANY (c.events);
-  IF consumers IS NULL THEN
-    RETURN NULL;
-  END IF;
-  INSERT INTO event_queue (name, event_id, properties)
-  VALUES (publish_event.name, publish_event.resource_id, coalesce(publish_event.properties, '{}'::jsonb))
-  ON CONFLICT ON CONSTRAINT event_queue_name_event_id_key DO NOTHING
-  RETURNING id INTO new_id;
-  IF new_id IS NOT NULL THEN
-    INSERT INTO event_deliveries (event_id, consumer) SELECT new_id, unnest(consumers);
-  END IF;
-  RETURN new_id;
-END
-$$;
-
--- The producers in SQL publish through it (0103 responders, 0104 mentions, 0105 components).
-CREATE OR REPLACE FUNCTION responders_dispatch() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM publish_event('incident.responder.dispatch', NEW.id::text,
-    jsonb_build_object('responder_id', NEW.id, 'incident_id', NEW.incident_id, 'team_id', NEW.team_id, 'type', NEW.type));
-  RETURN NULL;
-END
-$$;
-
-CREATE OR REPLACE FUNCTION comments_mentions() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM publish_event('incident.comment.mentions', NEW.id::text,
-    jsonb_build_object('comment_id', NEW.id, 'incident_id', NEW.incident_id));
-  RETURN NULL;
-END
-$$;
-
-CREATE OR REPLACE FUNCTION components_status_events() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM publish_event('component.status.' || NEW.status,
-    -- a component created unhealthy has one such event (re-created rows, e.g. a re-seed, do not repeat it)
-    NEW.id || '/' || CASE WHEN TG_OP = 'INSERT' THEN 'created'
-                          ELSE to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END,
-    jsonb_build_object('component_id', NEW.id, 'name', NEW.name, 'type', NEW.type, 'status', NEW.status,
-      'previous', CASE WHEN TG_OP = 'UPDATE' THEN OLD.status END, 'status_reason', NEW.status_reason, 'time', now()));
-  RETURN NULL;
-END
-$$;
-
--- event_queue_summary: the Event Queue page: the backlog per event name and consumer (done
--- deliveries are not backlog): waiting or in flight, dead-lettered, attempts, failures.
-CREATE VIEW event_queue_summary AS
-SELECT e.name, d.consumer,
-  count(*) FILTER (WHERE d.status IN ('pending', 'running')) AS pending,
-  count(*) FILTER (WHERE d.status = 'failed') AS failed,
-  round(avg(d.attempts), 2) AS average_attempts,
-  min(d.last_attempt) FILTER (WHERE d.error IS NOT NULL) AS first_failure,
-  max(d.last_attempt) FILTER (WHERE d.error IS NOT NULL) AS last_failure,
-  mode() WITHIN GROUP (ORDER BY d.error) FILTER (WHERE d.error IS NOT NULL) AS most_common_error
-FROM event_deliveries d JOIN event_queue e ON e.id = d.event_id
-WHERE d.status <> 'done'
-GROUP BY e.name, d.consumer;
+-- The functions, triggers and views of this change are kept in jobs/sql/10-events.sql.

@@ -20,7 +20,7 @@ import {
 import { caseWebhook, ConfigurationError, jira, planner, serviceNow } from './clients.ts';
 
 /**
- * Dispatch of a team responder (migrations/0103_incident_responders.sql publishes
+ * Dispatch of a team responder (responders_dispatch() in sql/50-incidents.sql publishes
  * 'incident.responder.dispatch' with the insert): opens the ticket in the team's system (the
  * connection the team names, else the one picked in the wizard, properties.connection, else the
  * only connection of the type) and records
