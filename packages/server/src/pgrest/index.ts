@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Queryable } from '../db/index.ts';
 import type { ExposedTables } from '../db/exposed.ts';
 import { RestError, fromDatabaseError, tableNotFound } from './errors.ts';
@@ -93,108 +93,116 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const handler = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
+  /** What planning decided: the plan, the relation it acts on and how the answer is shaped. */
+  interface Planned {
+    plan: Plan;
+    mainTable: string;
+    access: 'read' | 'write';
+    format: Format;
+    stripNulls: boolean;
+    /** the Preference-Applied header, when any preference was applied */
+    applied?: string;
+    touched: Set<string>;
+  }
+
+  /** The parsed request -> a plan (no SQL runs here). */
+  const planRequest = (req: FastifyRequest): Planned => {
+    const url = req.raw.url ?? '';
+    const prefixAt = url.indexOf('/api/db/');
+    const q = url.indexOf('?');
+    const pathPart = decodeURIComponent(url.slice(prefixAt + '/api/db/'.length, q >= 0 ? q : undefined)).replace(
+      /\/+$/,
+      '',
+    );
+    const pairs = parseQueryString(q >= 0 ? url.slice(q + 1) : '');
+    const prefer = parsePrefer(req.headers.prefer);
+    const { format, stripNulls } = negotiate(req.headers.accept);
+    const touched = new Set<string>();
+    const ctx = { ...staticCtx, schema, touched };
+    const done = (plan: Plan, mainTable: string, access: 'read' | 'write'): Planned => ({
+      plan,
+      mainTable,
+      access,
+      format,
+      stripNulls,
+      touched,
+    });
+
+    if (pathPart.startsWith('rpc/')) {
+      const fn = pathPart.slice(4);
+      const mainTable = `rpc/${fn}`;
+      if (!['GET', 'HEAD', 'POST'].includes(req.method))
+        throw new RestError(405, 'PGRST101', 'Cannot use the ' + req.method + ' method on RPC');
+      if (!opts.exposed[mainTable])
+        throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
+      const defs = schema.functions.get(fn);
+      if (!defs) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
+      // on GET, a query pair naming an argument (of any overload) is an argument, not a filter
+      const argNames = new Set(defs.flatMap((d) => d.args.map((a) => a.name)));
+      const viaQuery = req.method === 'GET' || req.method === 'HEAD';
+      const model = interpret(pairs, viaQuery ? argNames : new Set());
+      let args: Record<string, unknown>;
+      if (viaQuery) args = Object.fromEntries(model.rest);
+      else args = parseBodyObject(jsonBody(req));
+      const plan = planRpc(ctx, pickOverload(defs, Object.keys(args)), args, model, prefer, parseRange(header(req, 'range')));
+      const access =
+        opts.exposed[mainTable].resource && req.method === 'POST' && !opts.exposed[mainTable].readOnly ? 'write' : 'read';
+      return done(plan, mainTable, access);
+    }
+
+    const mainTable = pathPart;
+    if (!mainTable || mainTable.includes('/') || !opts.exposed[mainTable] || !schema.relations.has(mainTable))
+      throw tableNotFound(mainTable);
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      let range: ReturnType<typeof parseRange>;
+      try {
+        range = parseRange(header(req, 'range'));
+      } catch (err) {
+        interpret(pairs); // a query that does not parse is reported first, as before any range
+        throw err;
+      }
+      const shape = plans.shapeOf(mainTable, pairs, prefer, range, opts.rowCap);
+      const cached = shape && plans.plan(shape, pairs, touched);
+      if (cached) return done(cached, mainTable, 'read');
+      const plan = planRead(ctx, mainTable, interpret(pairs), prefer, range);
+      if (shape) plans.remember(shape, plan, touched);
+      return done(plan, mainTable, 'read');
+    }
+    const model = interpret(pairs);
+    if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') {
+      throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
+    }
+    if (opts.exposed[mainTable].readOnly)
+      throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`, `'${mainTable}' is read-only`);
+    const body = req.method === 'DELETE' ? undefined : parseBody(jsonBody(req));
+    return done(planWrite(ctx, req.method, mainTable, model, prefer, body), mainTable, 'write');
+  };
+
+  /** Runs a plan (after the RBAC hook saw every relation it touches) and writes the answer. */
+  const respond = async (req: FastifyRequest, reply: FastifyReply, planned: Planned) => {
+    if (opts.authorize) {
+      await opts.authorize(req, planned.mainTable, planned.access);
+      for (const t of planned.touched) if (t !== planned.mainTable) await opts.authorize(req, t, 'read');
+    }
+    const result = await run(
+      opts.db,
+      planned.plan,
+      planned.format,
+      planned.stripNulls,
+      opts.actor?.(req) ?? null,
+      opts.actorRoles?.(req),
+      limits,
+    );
+    reply.code(result.status);
+    for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
+    if (planned.applied) reply.header('Preference-Applied', planned.applied);
+    if (result.body === undefined) return reply.send();
+    return reply.type(result.contentType).send(req.method === 'HEAD' ? undefined : result.body);
+  };
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     try {
-      const url = req.raw.url ?? '';
-      const prefixAt = url.indexOf('/api/db/');
-      const q = url.indexOf('?');
-      const pathPart = decodeURIComponent(url.slice(prefixAt + '/api/db/'.length, q >= 0 ? q : undefined)).replace(
-        /\/+$/,
-        '',
-      );
-      const pairs = parseQueryString(q >= 0 ? url.slice(q + 1) : '');
-      const prefer = parsePrefer(req.headers.prefer);
-      const { format, stripNulls } = negotiate(req.headers.accept);
-      const touched = new Set<string>();
-      const ctx = { ...staticCtx, schema, touched };
-
-      let plan: Plan;
-      let access: 'read' | 'write' = 'read';
-      let mainTable: string;
-      if (pathPart.startsWith('rpc/')) {
-        const fn = pathPart.slice(4);
-        mainTable = `rpc/${fn}`;
-        if (!['GET', 'HEAD', 'POST'].includes(req.method))
-          throw new RestError(405, 'PGRST101', 'Cannot use the ' + req.method + ' method on RPC');
-        if (!opts.exposed[mainTable])
-          throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
-        const defs = schema.functions.get(fn);
-        if (!defs) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
-        // on GET, a query pair naming an argument (of any overload) is an argument, not a filter
-        const argNames = new Set(defs.flatMap((d) => d.args.map((a) => a.name)));
-        const viaQuery = req.method === 'GET' || req.method === 'HEAD';
-        const model = interpret(pairs, viaQuery ? argNames : new Set());
-        let args: Record<string, unknown>;
-        if (viaQuery) args = Object.fromEntries(model.rest);
-        else args = parseBodyObject(jsonBody(req));
-        plan = planRpc(
-          ctx,
-          pickOverload(defs, Object.keys(args)),
-          args,
-          model,
-          prefer,
-          parseRange(header(req, 'range')),
-        );
-        access = opts.exposed[mainTable].resource
-          ? req.method === 'POST' && !opts.exposed[mainTable].readOnly
-            ? 'write'
-            : 'read'
-          : 'read';
-      } else {
-        mainTable = pathPart;
-        if (!mainTable || mainTable.includes('/') || !opts.exposed[mainTable] || !schema.relations.has(mainTable))
-          throw tableNotFound(mainTable);
-        if (req.method === 'GET' || req.method === 'HEAD') {
-          let range: ReturnType<typeof parseRange>;
-          try {
-            range = parseRange(header(req, 'range'));
-          } catch (err) {
-            interpret(pairs); // a query that does not parse is reported first, as before any range
-            throw err;
-          }
-          const shape = plans.shapeOf(mainTable, pairs, prefer, range, opts.rowCap);
-          const cached = shape && plans.plan(shape, pairs, touched);
-          if (cached) plan = cached;
-          else {
-            plan = planRead(ctx, mainTable, interpret(pairs), prefer, range);
-            if (shape) plans.remember(shape, plan, touched);
-          }
-        } else {
-          const model = interpret(pairs);
-          if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') {
-            throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
-          }
-          if (opts.exposed[mainTable].readOnly)
-            throw new RestError(
-              405,
-              'PGRST117',
-              `Unsupported HTTP method: ${req.method}`,
-              `'${mainTable}' is read-only`,
-            );
-          access = 'write';
-          const body = req.method === 'DELETE' ? undefined : parseBody(jsonBody(req));
-          plan = planWrite(ctx, req.method, mainTable, model, prefer, body);
-        }
-      }
-
-      if (opts.authorize) {
-        await opts.authorize(req, mainTable, access);
-        for (const t of touched) if (t !== mainTable) await opts.authorize(req, t, 'read');
-      }
-
-      const result = await run(
-        opts.db,
-        plan,
-        format,
-        stripNulls,
-        opts.actor?.(req) ?? null,
-        opts.actorRoles?.(req),
-        limits,
-      );
-      reply.code(result.status);
-      for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
-      if (result.body === undefined) return reply.send();
-      return reply.type(result.contentType).send(req.method === 'HEAD' ? undefined : result.body);
+      return await respond(req, reply, planRequest(req));
     } catch (err) {
       const e = isStatementTimeout(err) ? statementTimeout(limits) : fromDatabaseError(err);
       if (e.status >= 500) req.log.error({ err }, 'rest engine error');
