@@ -9,7 +9,8 @@ export class RestError extends Error {
     public readonly status: number,
     public readonly code: string,
     message: string,
-    public readonly details: string | null = null,
+    /** a sentence, or structured details (PGRST201 lists the candidate relationships) */
+    public readonly details: string | Record<string, string>[] | null = null,
     public readonly hint: string | null = null,
     /** extra response headers (e.g. Content-Range on 416) */
     public readonly headers: Record<string, string> = {},
