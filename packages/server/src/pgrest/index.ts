@@ -5,8 +5,8 @@ import { RestError, fromDatabaseError, tableNotFound } from './errors.ts';
 import { parseQueryString } from './parse.ts';
 import { interpret } from './request.ts';
 import { loadSchemaCache, type SchemaCache } from './schema-cache.ts';
-import { negotiate, parsePrefer, parseRange, toCsv, withoutNulls, type Format } from './respond.ts';
-import { pickOverload, planRead, planWrite, planRpc, type Plan } from './plans.ts';
+import { negotiate, parsePrefer, parseRange, preferenceApplied, toCsv, withoutNulls, type Format } from './respond.ts';
+import { pickOverload, planRead, planWrite, planRpc, putKeyMismatch, type Plan } from './plans.ts';
 import { PlanCache } from './plan-cache.ts';
 import {
   DEFAULT_REST_LIMITS,
@@ -34,7 +34,9 @@ export function withWriteChecks(authorize: Authorize, checks: WriteCheck[]): Aut
     const validate = () => {
       // the checks parse and walk the body: one nested past reason is refused before they do
       if (typeof req.body === 'string' && nestedDeeperThan(req.body)) throw tooDeep();
-      for (const check of checks) check(table, req.method, req.body);
+      // a PUT writes a whole row as a POST does: the checks see it as one
+      const method = req.method === 'PUT' ? 'POST' : req.method;
+      for (const check of checks) check(table, method, req.body);
     };
     return authorized ? authorized.then(validate) : validate();
   };
@@ -125,8 +127,13 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       access,
       format,
       stripNulls,
+      applied: preferenceApplied(prefer, req.method, plan.kind),
       touched,
     });
+    // `<table>` and `rpc/<fn>` are the only paths (PostgREST's PGRST125 for anything deeper)
+    const segments = pathPart.split('/');
+    if (segments.length > 2 || (segments.length === 2 && segments[0] !== 'rpc'))
+      throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
 
     if (pathPart.startsWith('rpc/')) {
       const fn = pathPart.slice(4);
@@ -144,7 +151,8 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       let args: Record<string, unknown>;
       if (viaQuery) args = Object.fromEntries(model.rest);
       else args = parseBodyObject(jsonBody(req));
-      const plan = planRpc(ctx, pickOverload(defs, Object.keys(args)), args, model, prefer, parseRange(header(req, 'range')));
+      const range = req.method === 'GET' ? parseRange(header(req, 'range')) : undefined;
+      const plan = planRpc(ctx, pickOverload(defs, Object.keys(args)), args, model, prefer, range);
       const access =
         opts.exposed[mainTable].resource && req.method === 'POST' && !opts.exposed[mainTable].readOnly ? 'write' : 'read';
       return done(plan, mainTable, access);
@@ -154,13 +162,8 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
     if (!mainTable || mainTable.includes('/') || !opts.exposed[mainTable] || !schema.relations.has(mainTable))
       throw tableNotFound(mainTable);
     if (req.method === 'GET' || req.method === 'HEAD') {
-      let range: ReturnType<typeof parseRange>;
-      try {
-        range = parseRange(header(req, 'range'));
-      } catch (err) {
-        interpret(pairs); // a query that does not parse is reported first, as before any range
-        throw err;
-      }
+      // the Range header counts on GET only (RFC 9110, and PostgREST)
+      const range = req.method === 'GET' ? parseRange(header(req, 'range')) : undefined;
       const shape = plans.shapeOf(mainTable, pairs, prefer, range, opts.rowCap);
       const cached = shape && plans.plan(shape, pairs, touched);
       if (cached) return done(cached, mainTable, 'read');
@@ -169,7 +172,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       return done(plan, mainTable, 'read');
     }
     const model = interpret(pairs);
-    if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') {
+    if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE' && req.method !== 'PUT') {
       throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
     }
     if (opts.exposed[mainTable].readOnly)
@@ -330,9 +333,11 @@ function answer(plan: Plan, rows: Row[], format: Format, stripNulls: boolean): R
   let scalar: string | undefined;
   let total: number | null = null;
   let affected = 0;
+  let inserted = 0;
   for (const r of rows) {
     if (r.total !== null && r.total !== undefined) total = Number(r.total);
     if (r.affected !== null && r.affected !== undefined) affected += Number(r.affected);
+    if (r.inserted !== null && r.inserted !== undefined) inserted += Number(r.inserted);
     if (r.body === null || r.body === undefined) continue;
     if (plan.scalar) scalar = r.body;
     else items.push(...(JSON.parse(r.body) as unknown[]));
@@ -347,13 +352,20 @@ function answer(plan: Plan, rows: Row[], format: Format, stripNulls: boolean): R
     if (n !== 1) throw notOneRow(n);
   }
   if (plan.kind === 'write') {
+    // PUT writes its one row only when the body's key is the URL's
+    if (plan.singleUpsert && affected !== 1) throw putKeyMismatch();
     if (plan.location && items.length === 1) headers['Location'] = plan.location(items[0] as Record<string, unknown>);
+    // PostgREST's Content-Range for writes: a PATCH gives the rows it changed, POST and DELETE
+    // only the total (`*/*`, or `*/n` with Prefer: count), PUT none
     const writeTotal = plan.countRows ? String(affected) : '*';
-    headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
-    if (!plan.returnRows)
-      return { status: plan.method === 'POST' ? 201 : 204, headers, contentType: 'application/json' };
+    if (plan.method === 'PATCH') headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
+    else if (plan.method !== 'PUT') headers['Content-Range'] = `*/${writeTotal}`;
+    // an insert is 201, unless it only merged rows that already existed (or PUT updated its row)
+    const created = plan.method === 'PUT' || plan.merges ? inserted > 0 : true;
+    const status = plan.method === 'POST' || plan.method === 'PUT' ? (created ? 201 : 200) : 200;
+    if (!plan.returnRows) return { status: plan.method === 'POST' ? status : 204, headers, contentType: 'application/json' };
     return {
-      status: plan.method === 'POST' ? 201 : 200,
+      status,
       headers,
       body: render(items, asObject ? 'object' : format, stripNulls),
       contentType: contentType(format),
@@ -374,17 +386,23 @@ interface Row {
   bytes?: number | null;
   total: number | null;
   affected: number | null;
+  /** writes that insert: how many of the affected rows are new */
+  inserted?: number | null;
   /** reads: the number of rows in body */
   n?: number;
 }
 
-/** Content-Range for a read of `count` rows from `offset`; 416 past the end of a counted total. */
+/**
+ * Content-Range and status for a read of `count` rows from `offset`, as PostgREST's
+ * rangeStatusHeader: 416 when the offset is past a counted total, 206 when the page holds fewer
+ * rows than the total.
+ */
 function readRange(
   offset: number,
   count: number,
   total: number | null,
 ): { status: number; headers: Record<string, string> } {
-  if (total !== null && offset > 0 && offset >= total && total >= 0 && count === 0) {
+  if (total !== null && offset > total) {
     throw new RestError(
       416,
       'PGRST103',
@@ -396,9 +414,9 @@ function readRange(
       },
     );
   }
-  const headers = { 'Content-Range': count ? `${offset}-${offset + count - 1}/${total ?? '*'}` : `*/${total ?? '*'}` };
-  const partial = total !== null && (offset > 0 || offset + count < total);
-  return { status: partial ? 206 : 200, headers };
+  const range = count && total !== 0 ? `${offset}-${offset + count - 1}` : '*';
+  const headers = { 'Content-Range': `${range}/${total ?? '*'}` };
+  return { status: total !== null && count < total ? 206 : 200, headers };
 }
 
 /** 406 for Accept: vnd.pgrst.object+json when the answer is not exactly one row. */

@@ -44,16 +44,31 @@ export function withoutNulls(this: unknown, _key: string, value: unknown): unkno
   return value === null && !Array.isArray(this) ? undefined : value;
 }
 
-/** `Range: 0-24` (items) -> offset/limit */
+/**
+ * `Range: 0-24` (items) -> offset/limit; `10-5` gives a limit below 1, an empty range that
+ * rootPage (plans.ts) answers with 416. Anything else is ignored, as PostgREST does.
+ */
 export function parseRange(header: string | undefined): { offset: number; limit?: number } | undefined {
   if (!header) return undefined;
   const m = /^(?:items=)?(\d+)-(\d*)$/.exec(header.trim());
   if (!m) return undefined;
   const from = Number(m[1]);
   if (m[2] === '') return { offset: from };
-  const to = Number(m[2]);
-  if (to < from) throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', `range ${header} ends before it starts`);
-  return { offset: from, limit: to - from + 1 };
+  return { offset: from, limit: Number(m[2]) - from + 1 };
+}
+
+/**
+ * Preference-Applied: the preferences this request honoured, in PostgREST's order. `count` is
+ * always answered exactly (planned and estimated too), so that is what it says; `tx`, `handling`
+ * and `max-affected` are not applied.
+ */
+export function preferenceApplied(prefer: Prefer, method: string, kind: 'read' | 'write' | 'rpc'): string | undefined {
+  const out: string[] = [];
+  if (prefer.resolution && kind === 'write' && method === 'POST') out.push(`resolution=${prefer.resolution}`);
+  if (prefer.missing && kind === 'write' && (method === 'POST' || method === 'PATCH')) out.push(`missing=${prefer.missing}`);
+  if (prefer.return && kind === 'write') out.push(`return=${prefer.return}`);
+  if (prefer.count) out.push('count=exact');
+  return out.length ? out.join(', ') : undefined;
 }
 
 function csvCell(v: unknown): string {
