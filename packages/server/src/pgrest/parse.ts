@@ -1,4 +1,4 @@
-import { parseError } from './errors.ts';
+import { RestError, parseError } from './errors.ts';
 
 /**
  * The URL language: select trees, filters (with not./or/and), order, limit/offset. Pure parsing;
@@ -173,6 +173,11 @@ export function parseSelect(text: string, depth = 0): SelectItem[] {
 function parseSelectItem(raw: string, depth: number): SelectItem {
   if (!raw) throw parseError('empty item in select');
   if (raw === '*') return { kind: 'star' };
+  // aggregates (`count()`, `amount.sum()`): refused with PostgREST's own error for a server
+  // where they are disabled (its default); an aggregate over a whole table escapes the row cap
+  if (/^([A-Za-z_][A-Za-z0-9_]*:)?([^()]*\.(sum|avg|max|min|count)|count)\(\)(::[A-Za-z0-9_]+)?$/.test(raw)) {
+    throw new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+  }
   const paren = raw.indexOf('(');
   if (paren >= 0) {
     if (!raw.endsWith(')')) throw parseError(`malformed embed "${raw}"`);

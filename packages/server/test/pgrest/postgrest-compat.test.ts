@@ -60,6 +60,8 @@ describe.each(testDrivers())('/api/db PostgREST compatibility ($name)', (driver)
       expect(await get('/books?select=id,reviews()&reviews=not.is.null&order=id')).toEqual([{ id: 1 }, { id: 3 }, { id: 4 }, { id: 5 }]);
       const viaClient = await fx.client.from('books').select('id, reviews()').is('reviews', null).order('id');
       expect(viaClient.data).toEqual([{ id: 2 }, { id: 6 }]);
+      // a select of empty embeds only: rows without keys
+      expect(await get('/books?select=reviews()&reviews=is.null')).toEqual([{}, {}]);
     });
 
     it("counts the embed's own filters, works on to-one embeds and inside or=()", async () => {
@@ -280,6 +282,16 @@ describe.each(testDrivers())('/api/db PostgREST compatibility ($name)', (driver)
       expect(patch.headers.get('preference-applied')).toBe('return=minimal');
       const plain = await fx.http('GET', '/genres?select=id');
       expect(plain.headers.get('preference-applied')).toBeNull();
+    });
+  });
+
+  describe('refused on purpose (README table)', () => {
+    it('aggregates answer 400 PGRST123, as a PostgREST with aggregates disabled', async () => {
+      for (const select of ['count()', 'pages.sum()', 'total:pages.avg()', 'id,count()']) {
+        const r = await fx.http('GET', `/books?select=${enc(select)}`);
+        expect(r.status, select).toBe(400);
+        expect(r.json, select).toEqual({ code: 'PGRST123', message: 'Use of aggregate functions is not allowed', details: null, hint: null });
+      }
     });
   });
 
