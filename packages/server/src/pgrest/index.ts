@@ -104,6 +104,8 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
     stripNulls: boolean;
     /** the Preference-Applied header, when any preference was applied */
     applied?: string;
+    /** Prefer: tx=rollback */
+    rollback: boolean;
     touched: Set<string>;
   }
 
@@ -128,6 +130,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       format,
       stripNulls,
       applied: preferenceApplied(prefer, req.method, plan.kind),
+      rollback: prefer.tx === 'rollback',
       touched,
     });
     // `<table>` and `rpc/<fn>` are the only paths (PostgREST's PGRST125 for anything deeper)
@@ -195,6 +198,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       opts.actor?.(req) ?? null,
       opts.actorRoles?.(req),
       limits,
+      planned.rollback,
     );
     reply.code(result.status);
     for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
@@ -285,6 +289,7 @@ async function run(
   actor: string | null,
   roles: readonly string[] | null | undefined,
   limits: RestLimits,
+  rollback = false,
 ): Promise<Result> {
   if (plan.kind === 'read' && plan.statements.length === 1) {
     const { sql, params } = plan.statements[0];
@@ -299,7 +304,7 @@ async function run(
       throw tooLarge(Number(row.bytes), limits);
     return answer(plan, [row], format, stripNulls);
   }
-  return db.transaction(async (tx: Queryable) => {
+  const work = db.transaction(async (tx: Queryable) => {
     // transaction-local (is_local = true): gone at COMMIT/ROLLBACK, never leaks to a pooled connection
     if (actor)
       await tx.query(`SELECT set_config('request.person_id', $1, true), set_config('request.roles', $2, true)`, [
@@ -316,8 +321,20 @@ async function run(
       if (bytes > limits.maxResponseBytes) throw tooLarge(bytes, limits);
       rows = rows.concat(r.rows);
     }
-    return answer(plan, rows, format, stripNulls);
+    const result = answer(plan, rows, format, stripNulls);
+    // Prefer: tx=rollback: the answer stands, the transaction is undone (throwing rolls it back)
+    if (rollback) throw new RolledBack(result);
+    return result;
   });
+  return work.catch((err: unknown) => {
+    if (err instanceof RolledBack) return err.result;
+    throw err;
+  });
+}
+
+/** Carries a tx=rollback request's answer out of the transaction it rolls back. */
+class RolledBack {
+  constructor(readonly result: Result) {}
 }
 
 /** The HTTP answer to a plan's rows (inside the transaction: a 406 rolls a write back). */

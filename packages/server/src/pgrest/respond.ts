@@ -6,6 +6,8 @@ export interface Prefer {
   return?: 'representation' | 'minimal' | 'headers-only';
   resolution?: 'merge-duplicates' | 'ignore-duplicates';
   missing?: 'default';
+  /** `tx=rollback`: the request runs, answers, and its transaction is rolled back (a dry run) */
+  tx?: 'commit' | 'rollback';
 }
 
 export function parsePrefer(header: string | string[] | undefined): Prefer {
@@ -17,6 +19,7 @@ export function parsePrefer(header: string | string[] | undefined): Prefer {
     else if (k === 'return' && (v === 'representation' || v === 'minimal' || v === 'headers-only')) out.return = v;
     else if (k === 'resolution' && (v === 'merge-duplicates' || v === 'ignore-duplicates')) out.resolution = v;
     else if (k === 'missing' && v === 'default') out.missing = v;
+    else if (k === 'tx' && (v === 'commit' || v === 'rollback')) out.tx = v;
   }
   return out;
 }
@@ -59,8 +62,8 @@ export function parseRange(header: string | undefined): { offset: number; limit?
 
 /**
  * Preference-Applied: the preferences this request honoured, in PostgREST's order. `count` is
- * always answered exactly (planned and estimated too), so that is what it says; `tx`, `handling`
- * and `max-affected` are not applied.
+ * always answered exactly (planned and estimated too), so that is what it says; `handling` and
+ * `max-affected` are not applied.
  */
 export function preferenceApplied(prefer: Prefer, method: string, kind: 'read' | 'write' | 'rpc'): string | undefined {
   const out: string[] = [];
@@ -68,6 +71,7 @@ export function preferenceApplied(prefer: Prefer, method: string, kind: 'read' |
   if (prefer.missing && kind === 'write' && (method === 'POST' || method === 'PATCH')) out.push(`missing=${prefer.missing}`);
   if (prefer.return && kind === 'write') out.push(`return=${prefer.return}`);
   if (prefer.count) out.push('count=exact');
+  if (prefer.tx) out.push(`tx=${prefer.tx}`);
   return out.length ? out.join(', ') : undefined;
 }
 

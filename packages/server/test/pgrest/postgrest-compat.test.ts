@@ -275,7 +275,13 @@ describe.each(testDrivers())('/api/db PostgREST compatibility ($name)', (driver)
         body: '{"id":"6f1f0a2c-8c1e-4d3e-9b44-0d3f2f7c1a10","label":"kappa"}',
       });
       expect(post.status, post.text).toBe(201);
-      expect(post.headers.get('preference-applied')).toBe('resolution=merge-duplicates, missing=default, return=representation, count=exact');
+      expect(post.headers.get('preference-applied')).toBe('resolution=merge-duplicates, missing=default, return=representation, count=exact, tx=rollback');
+      expect(post.json).toMatchObject([{ label: 'kappa', n: 7 }]);
+      // tx=rollback: the answer of the write, and nothing written
+      expect(await rows(`SELECT id FROM counters WHERE label = 'kappa'`)).toEqual([]);
+      const committed = await fx.http('PATCH', '/genres?id=eq.1', { headers: { ...json, Prefer: 'tx=commit' }, body: '{"name":"fantasy!"}' });
+      expect(committed.headers.get('preference-applied')).toBe('tx=commit');
+      expect(await rows('SELECT name FROM genres WHERE id = 1')).toEqual([{ name: 'fantasy!' }]);
       const read = await fx.http('GET', '/genres?select=id', { headers: { Prefer: 'count=exact, return=representation' } });
       expect(read.headers.get('preference-applied')).toBe('count=exact');
       const patch = await fx.http('PATCH', '/genres?id=eq.1', { headers: { ...json, Prefer: 'return=minimal, resolution=ignore-duplicates' }, body: '{"name":"f"}' });
