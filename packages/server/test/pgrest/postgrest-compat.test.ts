@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
+import { RestError } from '../../src/pgrest/errors.ts';
 import { enc, startFixture, type Fixture } from './support.ts';
 
 /**
@@ -239,6 +240,30 @@ describe.each(testDrivers())('/api/db PostgREST compatibility ($name)', (driver)
         expect(r.json, b).toEqual({ code: 'PGRST115', message: 'Payload values do not match URL in primary key column(s)', details: null, hint: null });
       }
       expect(await fx.checksum()).toEqual(before);
+    });
+  });
+
+  describe('9. PUT and the areas\' write checks', () => {
+    it('a PUT is checked as the POST of a whole row: a refused body writes nothing', async () => {
+      const seen: string[] = [];
+      const checked = await startFixture(driver, {
+        writeChecks: [
+          (table, method, body) => {
+            seen.push(`${method} ${table}`);
+            if (typeof body === 'string' && body.includes('"forbidden"')) throw new RestError(400, '23514', 'name is not valid');
+          },
+        ],
+      });
+      try {
+        const refused = await checked.http('PUT', '/genres?id=eq.50', { headers: json, body: '{"id":50,"name":"forbidden"}' });
+        expect([refused.status, refused.json.code]).toEqual([400, '23514']);
+        const ok = await checked.http('PUT', '/genres?id=eq.50', { headers: json, body: '{"id":50,"name":"fine"}' });
+        expect(ok.status).toBe(204);
+        expect(seen).toEqual(['POST genres', 'POST genres']);
+        expect((await checked.db.query('SELECT name FROM genres WHERE id = 50')).rows).toEqual([{ name: 'fine' }]);
+      } finally {
+        await checked.close();
+      }
     });
   });
 
