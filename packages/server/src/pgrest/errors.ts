@@ -123,6 +123,11 @@ export function plainMessage(e: PgLikeError): string {
     }
     case '42501':
       return 'Permission denied';
+    case '42704': {
+      // a cast to a type PostgreSQL does not know (`select=id::nosuchtype`)
+      const m = /^type "(.*)" does not exist$/.exec(e.message ?? '');
+      return m ? `There is no type named "${m[1]}"` : 'Something the request names does not exist';
+    }
     case '57014':
       return 'The request took too long and was cancelled';
     case '40001':

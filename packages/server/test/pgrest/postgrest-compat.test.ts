@@ -154,6 +154,7 @@ describe.each(testDrivers())('/api/db PostgREST compatibility ($name)', (driver)
       const r = await fx.http('GET', '/books?select=id::nosuchtype');
       expect(r.status).toBe(400);
       expect(r.json.code).toBe('42704');
+      expect(r.json.message).toBe('There is no type named "nosuchtype"');
       expect(r.json.details).toContain('type "nosuchtype" does not exist');
       const catalog = await fx.http('GET', '/books?select=id::regclass');
       expect([catalog.status, catalog.json.code]).toEqual([400, 'PGRST100']);
