@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
 import { isConnectionError, isStatementTimeout, type Db } from './db/index.ts';
 import { version } from './version.ts';
-import { restPlugin, withWriteChecks } from './pgrest/index.ts';
+import { restPlugin } from './pgrest/index.ts';
 import { exposedTables } from './db/exposed.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './pgrest/limits.ts';
 import { registerAuth, registerBrowserProtections, redactUrl, PUBLIC } from './auth/index.ts';
@@ -15,11 +15,11 @@ import { createMailer } from './mail/index.ts';
 import { connectionRoutes } from './connections/routes.ts';
 import { SecretBox } from './connections/secret-box.ts';
 import { resolveSecretKey } from './connections/secret-key.ts';
-import { validateConnectionWrite } from './connections/validate.ts';
+import { connectionWrites } from './connections/index.ts';
 import { propertyWriteRoutes } from './properties/routes.ts';
-import { registerSettings, validateSettingsWrite } from './settings/index.ts';
+import { registerSettings, settingsWrites } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
-import { registerIncidents, validateEvidenceWrite } from './incidents/index.ts';
+import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 
 declare module 'fastify' {
@@ -188,7 +188,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       await db.query('SELECT 1');
       return { status: 'ok', database: 'reachable' };
     } catch (err) {
-      return reply.code(503).send({ status: 'error', database: 'unreachable', error: (err as Error).message });
+      // public route: the driver's text (hosts, users, paths) goes to the log only
+      app.log.warn({ err }, 'health probe: database unreachable');
+      return reply.code(503).send({ status: 'error', database: 'unreachable' });
     }
   });
 
@@ -213,7 +215,6 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   registerHealth(app, { db, box, retentionDays: config.checkStatusRetentionDays, engine: { sandbox } });
   registerIncidents(app, { db, box, mailer, config });
 
-  // Before the engine: its scheduler-reload hook must be inherited by the /api/db routes.
   await registerSettings(app, { db });
 
   await app.register(restPlugin, {
@@ -227,11 +228,10 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       maxResponseBytes: config.dbMaxResponseBytes,
       statementTimeoutMs: config.databaseUrl ? config.dbStatementTimeoutMs : 0,
     },
-    authorize: withWriteChecks(auth.authorizeTable, [
-      validateConnectionWrite,
-      validateSettingsWrite,
-      validateEvidenceWrite,
-    ]),
+    authorize: auth.authorizeTable,
+    // What writing a table does besides the SQL, in the words of the area that owns it: checks
+    // before the statement, effects after the commit (pgrest/write-pipeline.ts).
+    writes: [...auth.writes, ...connectionWrites, ...settingsWrites(engines.scheduler), ...incidentWrites],
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)
     actor: (req) => req.caller?.person.id,

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import type { ExposedTables } from '../db/exposed.ts';
 import type { Mailer } from '../mail/index.ts';
+import type { WriteRegistration } from '../pgrest/index.ts';
 import { createPropertiesService, propertiesRoutes, type PropertiesService } from '../properties/index.ts';
 import { createTableAuthorizer } from './authorize-table.ts';
 import { ensureSystemPerson, memoCaller, type Caller } from './caller.ts';
@@ -48,7 +49,16 @@ export interface AuthSetup {
   properties: PropertiesService;
   provider: IdentityProvider;
   resolveCaller(req: FastifyRequest): Promise<Caller | null>;
+  /** pass to restPlugin with the other areas' `writes` */
+  writes: readonly WriteRegistration[];
 }
+
+/**
+ * The tables /api/db may write that say who someone is or what they may do (roles; teams and
+ * their members and components). `people` and `identities` are read-only there: the users routes
+ * write them, under the identity routes' own cache drop.
+ */
+const CALLER_TABLES = ['people_roles', 'teams', 'team_members', 'team_components'];
 
 const PRUNE_EVERY_MS = 60 * 60_000;
 
@@ -123,48 +133,43 @@ export async function registerAuth(
       app.log.warn({ routes: undeclared }, 'auth: routes without an access rule; any signed-in caller may use them');
   });
 
-  // A write that may change who someone is or what they may do (identity flows, user and role
-  // routes, people tables) drops the provider's cached callers.
-  app.addHook('onResponse', (req, _reply, done) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      const url = req.url;
-      if (
-        url.startsWith('/api/auth') ||
-        url.startsWith('/api/db/people') ||
-        url.startsWith('/api/db/identit') ||
-        url.startsWith('/api/db/team')
-      )
-        provider.forgetCallers?.();
-    }
-    done();
-  });
-
-  // The provider's routes are all public: they are how one becomes a caller.
-  await app.register(async (scope) => {
-    scope.addHook('onRoute', (route) => {
-      // mutate in place: the object is the one the guard and the start-up check read later
-      route.config = Object.assign(route.config ?? {}, { public: true });
+  // The identity routes (/api/auth/...): sign-in flows, logout, whoami, tokens, users. Any write
+  // among them may change who someone is or what they may do, so it drops the provider's cached
+  // callers (writes to the people tables through /api/db do so through `writes` below).
+  await app.register(async (identity) => {
+    identity.addHook('onResponse', (req, _reply, done) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') provider.forgetCallers?.();
+      done();
     });
-    await provider.routes(scope);
+
+    // The provider's routes are all public: they are how one becomes a caller.
+    await identity.register(async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        // mutate in place: the object is the one the guard and the start-up check read later
+        route.config = Object.assign(route.config ?? {}, { public: true });
+      });
+      await provider.routes(scope);
+    });
+
+    identity.post('/api/auth/logout', { config: PUBLIC }, async (req, reply) => {
+      await provider.logout(req, reply);
+      return reply.code(204).send();
+    });
+
+    identity.get('/api/auth/whoami', { config: SIGNED_IN }, async (req): Promise<Whoami> => {
+      const c = req.caller!;
+      return {
+        user: { id: c.person.id, name: c.person.name, email: c.person.email, avatar: c.person.avatar },
+        roles: c.roles,
+        permissions: permissionsOf(c.roles),
+        authMode: provider.mode,
+      };
+    });
+
+    tokenRoutes(identity, ctx);
+    userRoutes(identity, ctx);
   });
 
-  app.post('/api/auth/logout', { config: PUBLIC }, async (req, reply) => {
-    await provider.logout(req, reply);
-    return reply.code(204).send();
-  });
-
-  app.get('/api/auth/whoami', { config: SIGNED_IN }, async (req): Promise<Whoami> => {
-    const c = req.caller!;
-    return {
-      user: { id: c.person.id, name: c.person.name, email: c.person.email, avatar: c.person.avatar },
-      roles: c.roles,
-      permissions: permissionsOf(c.roles),
-      authMode: provider.mode,
-    };
-  });
-
-  tokenRoutes(app, ctx);
-  userRoutes(app, ctx);
   propertiesRoutes(app, properties, async (req) => (await resolveCaller(req).catch(() => null)) !== null);
 
   const prune = () => void pruneExpired(db).catch((err) => app.log.warn({ err }, 'auth: pruning failed'));
@@ -179,5 +184,8 @@ export async function registerAuth(
     properties,
     provider,
     resolveCaller,
+    // a committed write to them drops the cached callers before it is answered, so the change
+    // applies to the very next request
+    writes: CALLER_TABLES.map((table) => ({ table, afterCommit: () => provider.forgetCallers?.() })),
   };
 }

@@ -9,8 +9,11 @@ import { MENTION_EVENT, MENTIONS_EVENT, mentionHandlers } from './mentions.ts';
 import { DISPATCH_EVENT, responderDispatcher } from './responders/dispatch.ts';
 import { responderRoutes } from './responders/routes.ts';
 import { applyRules, autoResolve, loadResource, type ResourceKind } from './rules.ts';
+import { validateEvidenceWrite } from './validate.ts';
+import type { WriteRegistration } from '../pgrest/index.ts';
 
-export { validateEvidenceWrite } from './validate.ts';
+/** A definition-of-done script written through /api/db is judged before the SQL (validate.ts). */
+export const incidentWrites: readonly WriteRegistration[] = [{ table: 'evidences', check: validateEvidenceWrite }];
 export { evaluateDefinitionsOfDone } from './dod.ts';
 
 /**
@@ -106,21 +109,35 @@ export function registerIncidents(app: FastifyInstance, deps: IncidentsDeps): vo
 
   responderRoutes(app, { db, box });
 
-  // The rules and mention fan-out only write: all of it commits with the delivery. The dispatch
-  // and the emails call out first and record the outcome with the delivery (README.md).
+  // The rules, the mention fan-out and the DoD judgement only write to the database: all of it
+  // commits with the delivery, so they run in batches (one transaction per batch, not per
+  // event; jobs/README.md). The dispatch and the emails call out first and record the outcome
+  // with the delivery, one at a time (README.md).
   const queue = app.engines.queue;
-  queue.consume(INCIDENTS_CONSUMER, TRANSITION_EVENTS, (event, { done }) =>
-    done((tx) => handleTransition(event, tx, log)),
+  const dbOnly = { batch: { size: 50 } };
+  queue.consume(
+    INCIDENTS_CONSUMER,
+    TRANSITION_EVENTS,
+    (event, { done }) => done((tx) => handleTransition(event, tx, log)),
+    dbOnly,
   );
   const dispatcher = responderDispatcher({ box, mailer, log, publicUrl: config.publicUrl });
   queue.consume('incidents.responder-dispatch', [DISPATCH_EVENT], dispatcher.handle, {
     onFailure: dispatcher.onFailure,
   });
   const mentions = mentionHandlers({ mailer, log, publicUrl: config.publicUrl });
-  queue.consume('incidents.mentions', [MENTIONS_EVENT], (event, { done }) => done((tx) => mentions.comment(event, tx)));
+  queue.consume(
+    'incidents.mentions',
+    [MENTIONS_EVENT],
+    (event, { done }) => done((tx) => mentions.comment(event, tx)),
+    dbOnly,
+  );
   queue.consume('incidents.mention-email', [MENTION_EVENT], mentions.person, { onFailure: mentions.personFailed });
-  queue.consume('incidents.dod-written', [DOD_WRITTEN_EVENT], (event, { done }) =>
-    done((tx) => handleDodWrite(event, tx, log)),
+  queue.consume(
+    'incidents.dod-written',
+    [DOD_WRITTEN_EVENT],
+    (event, { done }) => done((tx) => handleDodWrite(event, tx, log)),
+    dbOnly,
   );
 
   app.engines.scheduler.addSource(incidentJobSource(db));

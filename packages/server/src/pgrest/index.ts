@@ -17,30 +17,10 @@ import {
   type RestLimits,
 } from './limits.ts';
 import { isStatementTimeout } from '../db/errors.ts';
+import { WritePipeline, type WriteRegistration } from './write-pipeline.ts';
 
 export type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
-/** Validates a write's body for one table (throws a PostgREST-shaped or SQLSTATE-coded error). */
-export type WriteCheck = (table: string, method: string, body: unknown) => void;
-
-/**
- * The RBAC hook followed by the areas' write checks (connections, settings resources, incident
- * evidence): a caller who may not write gets the 403 before any 400 about the body, and a write
- * gets the engine's error shape. Reads pass straight through, with no extra async step.
- */
-export function withWriteChecks(authorize: Authorize, checks: WriteCheck[]): Authorize {
-  return (req, table, access) => {
-    const authorized = authorize(req, table, access);
-    if (access !== 'write') return authorized;
-    const validate = () => {
-      // the checks parse and walk the body: one nested past reason is refused before they do
-      if (typeof req.body === 'string' && nestedDeeperThan(req.body)) throw tooDeep();
-      // a PUT writes a whole row as a POST does: the checks see it as one
-      const method = req.method === 'PUT' ? 'POST' : req.method;
-      for (const check of checks) check(table, method, req.body);
-    };
-    return authorized ? authorized.then(validate) : validate();
-  };
-}
+export type { AfterCommit, WriteCheck, WriteRegistration } from './write-pipeline.ts';
 
 export interface RestOptions {
   db: Db;
@@ -48,6 +28,8 @@ export interface RestOptions {
   rowCap: number;
   /** RBAC hook: called for every relation a request touches before any SQL runs; throws to deny */
   authorize?: Authorize;
+  /** the areas' checks and after-commit effects of writes, per table (write-pipeline.ts) */
+  writes?: readonly WriteRegistration[];
   /** encrypts values of an exposed table's `secrets` columns on write */
   encryptSecret?: (plain: string) => string;
   /** receives a function that re-reads the schema (after DDL at run time, e.g. in tests) */
@@ -75,6 +57,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
   let schema: SchemaCache = await loadSchemaCache(opts.db);
   // read plans by shape (plan-cache.ts); they name relations and columns, so a reload drops them
   const plans = new PlanCache();
+  const writes = new WritePipeline(opts.writes);
   opts.onSchemaReload?.(async () => {
     schema = await loadSchemaCache(opts.db);
     plans.clear();
@@ -106,6 +89,8 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
     applied?: string;
     /** Prefer: tx=rollback */
     rollback: boolean;
+    /** what a write sends, for the areas' checks: a table write's rows, a function's arguments */
+    writeBody?: unknown;
     touched: Set<string>;
   }
 
@@ -123,7 +108,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
     const { format, stripNulls } = negotiate(req.headers.accept);
     const touched = new Set<string>();
     const ctx = { ...staticCtx, schema, touched };
-    const done = (plan: Plan, mainTable: string, access: 'read' | 'write'): Planned => ({
+    const done = (plan: Plan, mainTable: string, access: 'read' | 'write', writeBody?: unknown): Planned => ({
       plan,
       mainTable,
       access,
@@ -131,6 +116,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       stripNulls,
       applied: preferenceApplied(prefer, req.method, plan.kind),
       rollback: prefer.tx === 'rollback',
+      writeBody,
       touched,
     });
     // `<table>` and `rpc/<fn>` are the only paths (PostgREST's PGRST125 for anything deeper)
@@ -158,7 +144,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       const plan = planRpc(ctx, pickOverload(defs, Object.keys(args)), args, model, prefer, range);
       const access =
         opts.exposed[mainTable].resource && req.method === 'POST' && !opts.exposed[mainTable].readOnly ? 'write' : 'read';
-      return done(plan, mainTable, access);
+      return done(plan, mainTable, access, args);
     }
 
     const mainTable = pathPart;
@@ -181,7 +167,7 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
     if (opts.exposed[mainTable].readOnly)
       throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`, `'${mainTable}' is read-only`);
     const body = req.method === 'DELETE' ? undefined : parseBody(jsonBody(req));
-    return done(planWrite(ctx, req.method, mainTable, model, prefer, body), mainTable, 'write');
+    return done(planWrite(ctx, req.method, mainTable, model, prefer, body), mainTable, 'write', body);
   };
 
   /** Runs a plan (after the RBAC hook saw every relation it touches) and writes the answer. */
@@ -190,6 +176,9 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       await opts.authorize(req, planned.mainTable, planned.access);
       for (const t of planned.touched) if (t !== planned.mainTable) await opts.authorize(req, t, 'read');
     }
+    // a PUT writes a whole row as a POST does: the areas' checks see it as one
+    const method = req.method === 'PUT' ? 'POST' : req.method;
+    if (planned.access === 'write') await writes.check(planned.mainTable, method, planned.writeBody);
     const result = await run(
       opts.db,
       planned.plan,
@@ -200,6 +189,8 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       limits,
       planned.rollback,
     );
+    // committed (run is one transaction, a refused write threw above), unless tx=rollback undid it
+    if (planned.access === 'write' && !planned.rollback) await writes.afterCommit(planned.mainTable, req.method, req.log);
     reply.code(result.status);
     for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
     if (planned.applied) reply.header('Preference-Applied', planned.applied);

@@ -4,42 +4,32 @@ import { SIGNED_IN } from '../auth/index.ts';
 import { SETTINGS_KINDS } from './kinds.ts';
 import { specJsonSchema } from './schemas.ts';
 import { localAgentJobSource, markLocalAgentSeen } from './local-agent.ts';
+import { validateSettingsWrite } from './validate.ts';
+import type { WriteRegistration } from '../pgrest/index.ts';
 
 export { resourceJobSource, type ResourceRunner, type ScheduledResource } from './job-source.ts';
 export { SETTINGS_KINDS } from './kinds.ts';
-export { SettingsValidationError, validateSettingsWrite } from './validate.ts';
-
-const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-const SCHEDULED_TABLES = new Set(SETTINGS_KINDS.filter((k) => k.scheduled).map((k) => k.table));
-
-/** The table a /api/db URL writes to, or undefined. */
-function dbTable(url: string): string | undefined {
-  const m = /^\/api\/db\/([^/?#]+)/.exec(url);
-  return m ? decodeURIComponent(m[1]) : undefined;
-}
 
 /**
- * Settings resources: GET /api/schemas/<kind>.schema.json, the local agent's heartbeat, and a scheduler reload after every
- * successful write to canaries, config_scrapers or topologies so created, changed and
- * soft-deleted resources are (re)scheduled at once. Other replicas pick the change up at their
- * periodic resync. Call before the /api/db engine is registered: the hook must be inherited by it.
+ * Writes to every settings table are checked against the kind's schema before the SQL
+ * (validate.ts); a committed write to a scheduled one (canaries, config_scrapers, topologies)
+ * reloads the scheduler before it is answered, so created, changed and soft-deleted resources are
+ * (re)scheduled at once and the caller's next read sees it (a new canary's checks are listed).
+ * Other replicas pick the change up at their periodic resync.
  */
+export function settingsWrites(scheduler: { reload(): Promise<void> }): WriteRegistration[] {
+  return SETTINGS_KINDS.map((k) => ({
+    table: k.table,
+    check: validateSettingsWrite,
+    afterCommit: k.scheduled ? () => scheduler.reload() : undefined,
+  }));
+}
+
+/** Settings resources: GET /api/schemas/<kind>.schema.json and the local agent's heartbeat. */
 export async function registerSettings(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
   // the local agent is seen while this process runs the engines (local-agent.ts)
   app.engines.onStart(() => markLocalAgentSeen(db));
   app.engines.scheduler.addSource(localAgentJobSource(db));
-
-  // Awaited before the answer is sent, so the caller's next read already sees the effect (a new
-  // canary's checks are listed at once); a failed reload is logged, the write itself stands.
-  // A callback hook, not an async one: every answer passes here and most return at once.
-  app.addHook('onSend', (req, reply, payload, done) => {
-    const table = WRITE_METHODS.has(req.method) && reply.statusCode < 300 ? dbTable(req.url) : undefined;
-    if (!table || !SCHEDULED_TABLES.has(table)) return done(null, payload);
-    app.engines.scheduler
-      .reload()
-      .catch((err: unknown) => req.log.error({ err }, 'scheduler reload after a settings write failed'))
-      .then(() => done(null, payload));
-  });
 
   app.get<{ Params: { file: string } }>('/api/schemas/:file', { config: SIGNED_IN }, async (req, reply) => {
     const m = /^([a-z_]+)\.schema\.json$/.exec(req.params.file);

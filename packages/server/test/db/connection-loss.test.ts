@@ -299,6 +299,8 @@ describe.skipIf(!adminUrl)('losing PostgreSQL connections (PostgreSQL only)', ()
       expect(await down.json()).toMatchObject({ code: 'PGRST001' });
       const health = await fetch(`${url}/api/health`);
       expect(health.status).toBe(503);
+      // a public route: the driver's error text (host, user, socket path) stays in the log
+      expect(await health.json()).toEqual({ status: 'error', database: 'unreachable' });
       expect(child.exitCode).toBe(null);
 
       startCluster();

@@ -247,11 +247,16 @@ describe.each(testDrivers())('/api/db PostgREST compatibility ($name)', (driver)
   describe('9. PUT and the areas\' write checks', () => {
     it('a PUT is checked as the POST of a whole row: a refused body writes nothing', async () => {
       const seen: string[] = [];
+      const effects: string[] = [];
       const checked = await startFixture(driver, {
-        writeChecks: [
-          (table, method, body) => {
-            seen.push(`${method} ${table}`);
-            if (typeof body === 'string' && body.includes('"forbidden"')) throw new RestError(400, '23514', 'name is not valid');
+        writes: [
+          {
+            table: 'genres',
+            check: (table, method, body) => {
+              seen.push(`${method} ${table}`);
+              if ((body as { name?: string }).name === 'forbidden') throw new RestError(400, '23514', 'name is not valid');
+            },
+            afterCommit: (table, method) => void effects.push(`${method} ${table}`),
           },
         ],
       });
@@ -261,6 +266,10 @@ describe.each(testDrivers())('/api/db PostgREST compatibility ($name)', (driver)
         const ok = await checked.http('PUT', '/genres?id=eq.50', { headers: json, body: '{"id":50,"name":"fine"}' });
         expect(ok.status).toBe(204);
         expect(seen).toEqual(['POST genres', 'POST genres']);
+        // the effect runs for the committed PUT only, and not for a tx=rollback dry run
+        const dryRun = await checked.http('PUT', '/genres?id=eq.51', { headers: { ...json, Prefer: 'tx=rollback' }, body: '{"id":51,"name":"dry"}' });
+        expect(dryRun.status).toBe(204);
+        expect(effects).toEqual(['PUT genres']);
         expect((await checked.db.query('SELECT name FROM genres WHERE id = 50')).rows).toEqual([{ name: 'fine' }]);
       } finally {
         await checked.close();

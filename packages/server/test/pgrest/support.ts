@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { restPlugin, withWriteChecks, type WriteCheck } from '../../src/pgrest/index.ts';
+import { restPlugin, type WriteRegistration } from '../../src/pgrest/index.ts';
 import { RestError } from '../../src/pgrest/errors.ts';
 import type { RestLimits } from '../../src/pgrest/limits.ts';
 import { SecretBox } from '../../src/connections/secret-box.ts';
@@ -88,7 +88,12 @@ export interface Fixture {
 
 export async function startFixture(
   driver: TestDriver,
-  opts: { rowCap?: number; limits?: Partial<RestLimits>; statementTimeoutMs?: number; writeChecks?: WriteCheck[] } = {},
+  opts: {
+    rowCap?: number;
+    limits?: Partial<RestLimits>;
+    statementTimeoutMs?: number;
+    writes?: WriteRegistration[];
+  } = {},
 ): Promise<Fixture> {
   const db = await driver.open({ migrations: false, statementTimeoutMs: opts.statementTimeoutMs });
   await db.exec(schemaSql);
@@ -103,17 +108,18 @@ export async function startFixture(
     exposed: fixtureExposed,
     rowCap: opts.rowCap ?? ROW_CAP,
     limits: opts.limits,
+    writes: opts.writes,
     encryptSecret: (plain) => box.encrypt(plain),
     onSchemaReload: (reload) => {
       reloadSchema = reload;
     },
     // A stand-in for the RBAC hook: records what it was asked, and denies the tables named in
     // the x-deny header, so tests can prove every touched relation is checked before SQL runs.
-    authorize: withWriteChecks((req, table, access) => {
+    authorize: (req, table, access) => {
       authorized.push([table, access]);
       const deny = String(req.headers['x-deny'] ?? '').split(',');
       if (deny.includes(table)) throw new RestError(403, '42501', `permission denied for ${table}`);
-    }, opts.writeChecks ?? []),
+    },
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const api = `${base}/api/db`;

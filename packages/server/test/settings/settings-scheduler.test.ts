@@ -29,6 +29,10 @@ for (const driver of testDrivers()) {
           else ctx.success(checks.length);
         }),
       );
+      // the other scheduled kinds, with runners that do nothing: their scheduling is what counts
+      for (const table of ['config_scrapers', 'topologies'] as const) {
+        app.engines.scheduler.addSource(resourceJobSource(db, table, async (_row, ctx) => ctx.success(0)));
+      }
       await app.engines.start();
     });
     afterAll(async () => {
@@ -108,6 +112,21 @@ for (const driver of testDrivers()) {
       await expect.poll(() => app.engines.scheduler.jobKeys(), { timeout: 3000 }).toContain(`canary:${fromSpec.id}`);
       expect(app.engines.scheduler.jobKeys()).not.toContain(`canary:${remote.id}`);
       expect(app.engines.scheduler.jobKeys()).not.toContain(`canary:${manual.id}`);
+    });
+
+    it('schedules scrapers and topologies before the write is answered, and unschedules them', async () => {
+      for (const [table, type] of [
+        ['config_scrapers', 'config_scraper'],
+        ['topologies', 'topology'],
+      ]) {
+        const [created] = await write('POST', `/api/db/${table}`, {
+          name: `sched-${type}`,
+          spec: { schedule: '@every 1h' },
+        });
+        expect(app.engines.scheduler.jobKeys(), table).toContain(`${type}:${created.id}`);
+        await write('PATCH', `/api/db/${table}?id=eq.${created.id}`, { deleted_at: new Date().toISOString() });
+        expect(app.engines.scheduler.jobKeys(), table).not.toContain(`${type}:${created.id}`);
+      }
     });
   });
 }

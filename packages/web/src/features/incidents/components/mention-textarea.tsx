@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { mentionMarkup, type Mention } from '@watchdeck/core';
 import { Avatar } from '../../../components/ui/avatar.tsx';
 import { inputClass } from '../../../components/forms/index.ts';
@@ -48,6 +48,16 @@ export function MentionTextarea({
   id?: string;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
+  // Where the caret goes after a pick: placed in the commit that renders the new text, before the
+  // next key is handled (a later frame would let a fast typist's key land at the end).
+  const caretAfterPick = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const pos = caretAfterPick.current;
+    if (pos === null || !ref.current) return;
+    caretAfterPick.current = null;
+    ref.current.focus();
+    ref.current.setSelectionRange(pos, pos);
+  }, [value]);
   const listId = useId();
   const [active, setActive] = useState<{ start: number; query: string } | null>(null);
   const [index, setIndex] = useState(0);
@@ -71,11 +81,7 @@ export function MentionTextarea({
     onChange(next);
     if (!mentions.some((m) => m.id === p.id)) onMentionsChange([...mentions, { name: p.name, id: p.id }]);
     setActive(null);
-    requestAnimationFrame(() => {
-      const pos = active.start + inserted.length;
-      ref.current?.focus();
-      ref.current?.setSelectionRange(pos, pos);
-    });
+    caretAfterPick.current = active.start + inserted.length;
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
