@@ -9,7 +9,8 @@ export class RestError extends Error {
     public readonly status: number,
     public readonly code: string,
     message: string,
-    public readonly details: string | null = null,
+    /** a sentence, or structured details (PGRST201 lists the candidate relationships) */
+    public readonly details: string | Record<string, string>[] | null = null,
     public readonly hint: string | null = null,
     /** extra response headers (e.g. Content-Range on 416) */
     public readonly headers: Record<string, string> = {},
@@ -122,6 +123,11 @@ export function plainMessage(e: PgLikeError): string {
     }
     case '42501':
       return 'Permission denied';
+    case '42704': {
+      // a cast to a type PostgreSQL does not know (`select=id::nosuchtype`)
+      const m = /^type "(.*)" does not exist$/.exec(e.message ?? '');
+      return m ? `There is no type named "${m[1]}"` : 'Something the request names does not exist';
+    }
     case '57014':
       return 'The request took too long and was cancelled';
     case '40001':

@@ -1,12 +1,12 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Queryable } from '../db/index.ts';
 import type { ExposedTables } from '../db/exposed.ts';
 import { RestError, fromDatabaseError, tableNotFound } from './errors.ts';
 import { parseQueryString } from './parse.ts';
 import { interpret } from './request.ts';
 import { loadSchemaCache, type SchemaCache } from './schema-cache.ts';
-import { negotiate, parsePrefer, parseRange, toCsv, withoutNulls, type Format } from './respond.ts';
-import { pickOverload, planRead, planWrite, planRpc, type Plan } from './plans.ts';
+import { negotiate, parsePrefer, parseRange, preferenceApplied, toCsv, withoutNulls, type Format } from './respond.ts';
+import { pickOverload, planRead, planWrite, planRpc, putKeyMismatch, type Plan } from './plans.ts';
 import { PlanCache } from './plan-cache.ts';
 import {
   DEFAULT_REST_LIMITS,
@@ -78,115 +78,129 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  const handler = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
+  /** What planning decided: the plan, the relation it acts on and how the answer is shaped. */
+  interface Planned {
+    plan: Plan;
+    mainTable: string;
+    access: 'read' | 'write';
+    format: Format;
+    stripNulls: boolean;
+    /** the Preference-Applied header, when any preference was applied */
+    applied?: string;
+    /** Prefer: tx=rollback */
+    rollback: boolean;
+    /** what a write sends, for the areas' checks: a table write's rows, a function's arguments */
+    writeBody?: unknown;
+    touched: Set<string>;
+  }
+
+  /** The parsed request -> a plan (no SQL runs here). */
+  const planRequest = (req: FastifyRequest): Planned => {
+    const url = req.raw.url ?? '';
+    const prefixAt = url.indexOf('/api/db/');
+    const q = url.indexOf('?');
+    const pathPart = decodeURIComponent(url.slice(prefixAt + '/api/db/'.length, q >= 0 ? q : undefined)).replace(
+      /\/+$/,
+      '',
+    );
+    const pairs = parseQueryString(q >= 0 ? url.slice(q + 1) : '');
+    const prefer = parsePrefer(req.headers.prefer);
+    const { format, stripNulls } = negotiate(req.headers.accept);
+    const touched = new Set<string>();
+    const ctx = { ...staticCtx, schema, touched };
+    const done = (plan: Plan, mainTable: string, access: 'read' | 'write', writeBody?: unknown): Planned => ({
+      plan,
+      mainTable,
+      access,
+      format,
+      stripNulls,
+      applied: preferenceApplied(prefer, req.method, plan.kind),
+      rollback: prefer.tx === 'rollback',
+      writeBody,
+      touched,
+    });
+    // `<table>` and `rpc/<fn>` are the only paths (PostgREST's PGRST125 for anything deeper)
+    const segments = pathPart.split('/');
+    if (segments.length > 2 || (segments.length === 2 && segments[0] !== 'rpc'))
+      throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
+
+    if (pathPart.startsWith('rpc/')) {
+      const fn = pathPart.slice(4);
+      const mainTable = `rpc/${fn}`;
+      if (!['GET', 'HEAD', 'POST'].includes(req.method))
+        throw new RestError(405, 'PGRST101', 'Cannot use the ' + req.method + ' method on RPC');
+      if (!opts.exposed[mainTable])
+        throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
+      const defs = schema.functions.get(fn);
+      if (!defs) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
+      // on GET, a query pair naming an argument (of any overload) is an argument, not a filter
+      const argNames = new Set(defs.flatMap((d) => d.args.map((a) => a.name)));
+      const viaQuery = req.method === 'GET' || req.method === 'HEAD';
+      const model = interpret(pairs, viaQuery ? argNames : new Set());
+      let args: Record<string, unknown>;
+      if (viaQuery) args = Object.fromEntries(model.rest);
+      else args = parseBodyObject(jsonBody(req));
+      const range = req.method === 'GET' ? parseRange(header(req, 'range')) : undefined;
+      const plan = planRpc(ctx, pickOverload(defs, Object.keys(args)), args, model, prefer, range);
+      const access =
+        opts.exposed[mainTable].resource && req.method === 'POST' && !opts.exposed[mainTable].readOnly ? 'write' : 'read';
+      return done(plan, mainTable, access, args);
+    }
+
+    const mainTable = pathPart;
+    if (!mainTable || mainTable.includes('/') || !opts.exposed[mainTable] || !schema.relations.has(mainTable))
+      throw tableNotFound(mainTable);
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      // the Range header counts on GET only (RFC 9110, and PostgREST)
+      const range = req.method === 'GET' ? parseRange(header(req, 'range')) : undefined;
+      const shape = plans.shapeOf(mainTable, pairs, prefer, range, opts.rowCap);
+      const cached = shape && plans.plan(shape, pairs, touched);
+      if (cached) return done(cached, mainTable, 'read');
+      const plan = planRead(ctx, mainTable, interpret(pairs), prefer, range);
+      if (shape) plans.remember(shape, plan, touched);
+      return done(plan, mainTable, 'read');
+    }
+    const model = interpret(pairs);
+    if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE' && req.method !== 'PUT') {
+      throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
+    }
+    if (opts.exposed[mainTable].readOnly)
+      throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`, `'${mainTable}' is read-only`);
+    const body = req.method === 'DELETE' ? undefined : parseBody(jsonBody(req));
+    return done(planWrite(ctx, req.method, mainTable, model, prefer, body), mainTable, 'write', body);
+  };
+
+  /** Runs a plan (after the RBAC hook saw every relation it touches) and writes the answer. */
+  const respond = async (req: FastifyRequest, reply: FastifyReply, planned: Planned) => {
+    if (opts.authorize) {
+      await opts.authorize(req, planned.mainTable, planned.access);
+      for (const t of planned.touched) if (t !== planned.mainTable) await opts.authorize(req, t, 'read');
+    }
+    // a PUT writes a whole row as a POST does: the areas' checks see it as one
+    const method = req.method === 'PUT' ? 'POST' : req.method;
+    if (planned.access === 'write') await writes.check(planned.mainTable, method, planned.writeBody);
+    const result = await run(
+      opts.db,
+      planned.plan,
+      planned.format,
+      planned.stripNulls,
+      opts.actor?.(req) ?? null,
+      opts.actorRoles?.(req),
+      limits,
+      planned.rollback,
+    );
+    // committed (run is one transaction, a refused write threw above), unless tx=rollback undid it
+    if (planned.access === 'write' && !planned.rollback) await writes.afterCommit(planned.mainTable, req.method, req.log);
+    reply.code(result.status);
+    for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
+    if (planned.applied) reply.header('Preference-Applied', planned.applied);
+    if (result.body === undefined) return reply.send();
+    return reply.type(result.contentType).send(req.method === 'HEAD' ? undefined : result.body);
+  };
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     try {
-      const url = req.raw.url ?? '';
-      const prefixAt = url.indexOf('/api/db/');
-      const q = url.indexOf('?');
-      const pathPart = decodeURIComponent(url.slice(prefixAt + '/api/db/'.length, q >= 0 ? q : undefined)).replace(
-        /\/+$/,
-        '',
-      );
-      const pairs = parseQueryString(q >= 0 ? url.slice(q + 1) : '');
-      const prefer = parsePrefer(req.headers.prefer);
-      const { format, stripNulls } = negotiate(req.headers.accept);
-      const touched = new Set<string>();
-      const ctx = { ...staticCtx, schema, touched };
-
-      let plan: Plan;
-      let access: 'read' | 'write' = 'read';
-      let mainTable: string;
-      /** what a write sends: a table write's rows, a function's arguments */
-      let writeBody: unknown;
-      if (pathPart.startsWith('rpc/')) {
-        const fn = pathPart.slice(4);
-        mainTable = `rpc/${fn}`;
-        if (!['GET', 'HEAD', 'POST'].includes(req.method))
-          throw new RestError(405, 'PGRST101', 'Cannot use the ' + req.method + ' method on RPC');
-        if (!opts.exposed[mainTable])
-          throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
-        const defs = schema.functions.get(fn);
-        if (!defs) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn} in the schema cache`);
-        // on GET, a query pair naming an argument (of any overload) is an argument, not a filter
-        const argNames = new Set(defs.flatMap((d) => d.args.map((a) => a.name)));
-        const viaQuery = req.method === 'GET' || req.method === 'HEAD';
-        const model = interpret(pairs, viaQuery ? argNames : new Set());
-        let args: Record<string, unknown>;
-        if (viaQuery) args = Object.fromEntries(model.rest);
-        else args = parseBodyObject(jsonBody(req));
-        writeBody = args;
-        plan = planRpc(
-          ctx,
-          pickOverload(defs, Object.keys(args)),
-          args,
-          model,
-          prefer,
-          parseRange(header(req, 'range')),
-        );
-        access = opts.exposed[mainTable].resource
-          ? req.method === 'POST' && !opts.exposed[mainTable].readOnly
-            ? 'write'
-            : 'read'
-          : 'read';
-      } else {
-        mainTable = pathPart;
-        if (!mainTable || mainTable.includes('/') || !opts.exposed[mainTable] || !schema.relations.has(mainTable))
-          throw tableNotFound(mainTable);
-        if (req.method === 'GET' || req.method === 'HEAD') {
-          let range: ReturnType<typeof parseRange>;
-          try {
-            range = parseRange(header(req, 'range'));
-          } catch (err) {
-            interpret(pairs); // a query that does not parse is reported first, as before any range
-            throw err;
-          }
-          const shape = plans.shapeOf(mainTable, pairs, prefer, range, opts.rowCap);
-          const cached = shape && plans.plan(shape, pairs, touched);
-          if (cached) plan = cached;
-          else {
-            plan = planRead(ctx, mainTable, interpret(pairs), prefer, range);
-            if (shape) plans.remember(shape, plan, touched);
-          }
-        } else {
-          const model = interpret(pairs);
-          if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') {
-            throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${req.method}`);
-          }
-          if (opts.exposed[mainTable].readOnly)
-            throw new RestError(
-              405,
-              'PGRST117',
-              `Unsupported HTTP method: ${req.method}`,
-              `'${mainTable}' is read-only`,
-            );
-          access = 'write';
-          const body = req.method === 'DELETE' ? undefined : parseBody(jsonBody(req));
-          writeBody = body;
-          plan = planWrite(ctx, req.method, mainTable, model, prefer, body);
-        }
-      }
-
-      if (opts.authorize) {
-        await opts.authorize(req, mainTable, access);
-        for (const t of touched) if (t !== mainTable) await opts.authorize(req, t, 'read');
-      }
-      if (access === 'write') await writes.check(mainTable, req.method, writeBody);
-
-      const result = await run(
-        opts.db,
-        plan,
-        format,
-        stripNulls,
-        opts.actor?.(req) ?? null,
-        opts.actorRoles?.(req),
-        limits,
-      );
-      // committed: run is one transaction, and a refused write threw above
-      if (access === 'write') await writes.afterCommit(mainTable, req.method, req.log);
-      reply.code(result.status);
-      for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
-      if (result.body === undefined) return reply.send();
-      return reply.type(result.contentType).send(req.method === 'HEAD' ? undefined : result.body);
+      return await respond(req, reply, planRequest(req));
     } catch (err) {
       const e = isStatementTimeout(err) ? statementTimeout(limits) : fromDatabaseError(err);
       if (e.status >= 500) req.log.error({ err }, 'rest engine error');
@@ -266,6 +280,7 @@ async function run(
   actor: string | null,
   roles: readonly string[] | null | undefined,
   limits: RestLimits,
+  rollback = false,
 ): Promise<Result> {
   if (plan.kind === 'read' && plan.statements.length === 1) {
     const { sql, params } = plan.statements[0];
@@ -280,7 +295,7 @@ async function run(
       throw tooLarge(Number(row.bytes), limits);
     return answer(plan, [row], format, stripNulls);
   }
-  return db.transaction(async (tx: Queryable) => {
+  const work = db.transaction(async (tx: Queryable) => {
     // transaction-local (is_local = true): gone at COMMIT/ROLLBACK, never leaks to a pooled connection
     if (actor)
       await tx.query(`SELECT set_config('request.person_id', $1, true), set_config('request.roles', $2, true)`, [
@@ -297,8 +312,20 @@ async function run(
       if (bytes > limits.maxResponseBytes) throw tooLarge(bytes, limits);
       rows = rows.concat(r.rows);
     }
-    return answer(plan, rows, format, stripNulls);
+    const result = answer(plan, rows, format, stripNulls);
+    // Prefer: tx=rollback: the answer stands, the transaction is undone (throwing rolls it back)
+    if (rollback) throw new RolledBack(result);
+    return result;
   });
+  return work.catch((err: unknown) => {
+    if (err instanceof RolledBack) return err.result;
+    throw err;
+  });
+}
+
+/** Carries a tx=rollback request's answer out of the transaction it rolls back. */
+class RolledBack {
+  constructor(readonly result: Result) {}
 }
 
 /** The HTTP answer to a plan's rows (inside the transaction: a 406 rolls a write back). */
@@ -314,9 +341,11 @@ function answer(plan: Plan, rows: Row[], format: Format, stripNulls: boolean): R
   let scalar: string | undefined;
   let total: number | null = null;
   let affected = 0;
+  let inserted = 0;
   for (const r of rows) {
     if (r.total !== null && r.total !== undefined) total = Number(r.total);
     if (r.affected !== null && r.affected !== undefined) affected += Number(r.affected);
+    if (r.inserted !== null && r.inserted !== undefined) inserted += Number(r.inserted);
     if (r.body === null || r.body === undefined) continue;
     if (plan.scalar) scalar = r.body;
     else items.push(...(JSON.parse(r.body) as unknown[]));
@@ -331,13 +360,20 @@ function answer(plan: Plan, rows: Row[], format: Format, stripNulls: boolean): R
     if (n !== 1) throw notOneRow(n);
   }
   if (plan.kind === 'write') {
+    // PUT writes its one row only when the body's key is the URL's
+    if (plan.singleUpsert && affected !== 1) throw putKeyMismatch();
     if (plan.location && items.length === 1) headers['Location'] = plan.location(items[0] as Record<string, unknown>);
+    // PostgREST's Content-Range for writes: a PATCH gives the rows it changed, POST and DELETE
+    // only the total (`*/*`, or `*/n` with Prefer: count), PUT none
     const writeTotal = plan.countRows ? String(affected) : '*';
-    headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
-    if (!plan.returnRows)
-      return { status: plan.method === 'POST' ? 201 : 204, headers, contentType: 'application/json' };
+    if (plan.method === 'PATCH') headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
+    else if (plan.method !== 'PUT') headers['Content-Range'] = `*/${writeTotal}`;
+    // an insert is 201, unless it only merged rows that already existed (or PUT updated its row)
+    const created = plan.method === 'PUT' || plan.merges ? inserted > 0 : true;
+    const status = plan.method === 'POST' || plan.method === 'PUT' ? (created ? 201 : 200) : 200;
+    if (!plan.returnRows) return { status: plan.method === 'POST' ? status : 204, headers, contentType: 'application/json' };
     return {
-      status: plan.method === 'POST' ? 201 : 200,
+      status,
       headers,
       body: render(items, asObject ? 'object' : format, stripNulls),
       contentType: contentType(format),
@@ -358,17 +394,23 @@ interface Row {
   bytes?: number | null;
   total: number | null;
   affected: number | null;
+  /** writes that insert: how many of the affected rows are new */
+  inserted?: number | null;
   /** reads: the number of rows in body */
   n?: number;
 }
 
-/** Content-Range for a read of `count` rows from `offset`; 416 past the end of a counted total. */
+/**
+ * Content-Range and status for a read of `count` rows from `offset`, as PostgREST's
+ * rangeStatusHeader: 416 when the offset is past a counted total, 206 when the page holds fewer
+ * rows than the total.
+ */
 function readRange(
   offset: number,
   count: number,
   total: number | null,
 ): { status: number; headers: Record<string, string> } {
-  if (total !== null && offset > 0 && offset >= total && total >= 0 && count === 0) {
+  if (total !== null && offset > total) {
     throw new RestError(
       416,
       'PGRST103',
@@ -380,9 +422,9 @@ function readRange(
       },
     );
   }
-  const headers = { 'Content-Range': count ? `${offset}-${offset + count - 1}/${total ?? '*'}` : `*/${total ?? '*'}` };
-  const partial = total !== null && (offset > 0 || offset + count < total);
-  return { status: partial ? 206 : 200, headers };
+  const range = count && total !== 0 ? `${offset}-${offset + count - 1}` : '*';
+  const headers = { 'Content-Range': `${range}/${total ?? '*'}` };
+  return { status: total !== null && count < total ? 206 : 200, headers };
 }
 
 /** 406 for Accept: vnd.pgrst.object+json when the answer is not exactly one row. */

@@ -1,4 +1,4 @@
-import { parseError } from './errors.ts';
+import { RestError, parseError } from './errors.ts';
 
 /**
  * The URL language: select trees, filters (with not./or/and), order, limit/offset. Pure parsing;
@@ -14,7 +14,17 @@ export interface Field {
 export type SelectItem =
   | { kind: 'star' }
   | { kind: 'field'; field: Field; alias?: string; cast?: string }
-  | { kind: 'embed'; relation: string; alias?: string; hint?: string; join?: 'inner' | 'left'; select: SelectItem[] };
+  | {
+      kind: 'embed';
+      relation: string;
+      alias?: string;
+      hint?: string;
+      join?: 'inner' | 'left';
+      /** `...rel(cols)`: the to-one embed's columns are lifted into the parent row */
+      spread?: boolean;
+      /** empty for `rel()`: the embed filters its parent (`rel=is.null`) but is not in the answer */
+      select: SelectItem[];
+    };
 
 export type Operator =
   | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'ilike' | 'match' | 'imatch' | 'in' | 'is' | 'isdistinct'
@@ -49,6 +59,8 @@ export type Filter = Condition | Logic;
 
 export interface OrderTerm {
   field: Field;
+  /** `rel(col)`: a column of the to-one embed named rel (its alias when it has one) */
+  relation?: string;
   desc: boolean;
   nulls?: 'first' | 'last';
 }
@@ -161,13 +173,21 @@ export function parseSelect(text: string, depth = 0): SelectItem[] {
 function parseSelectItem(raw: string, depth: number): SelectItem {
   if (!raw) throw parseError('empty item in select');
   if (raw === '*') return { kind: 'star' };
+  // aggregates (`count()`, `amount.sum()`): refused with PostgREST's own error for a server
+  // where they are disabled (its default); an aggregate over a whole table escapes the row cap
+  if (/^([A-Za-z_][A-Za-z0-9_]*:)?([^()]*\.(sum|avg|max|min|count)|count)\(\)(::[A-Za-z0-9_]+)?$/.test(raw)) {
+    throw new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+  }
   const paren = raw.indexOf('(');
   if (paren >= 0) {
     if (!raw.endsWith(')')) throw parseError(`malformed embed "${raw}"`);
-    let head = raw.slice(0, paren);
+    const spread = raw.startsWith('...');
+    let head = raw.slice(spread ? 3 : 0, paren);
     const inner = raw.slice(paren + 1, -1);
     let alias: string | undefined;
     const colon = head.indexOf(':');
+    // a spread has no name of its own to alias (`alias:...rel()` does not parse in PostgREST either)
+    if (colon >= 0 && spread) throw parseError(`"${raw.slice(0, paren)}" is not a valid embed`, 'A spread embed cannot be aliased.');
     if (colon >= 0) {
       alias = head.slice(0, colon);
       head = head.slice(colon + 1);
@@ -182,7 +202,9 @@ function parseSelectItem(raw: string, depth: number): SelectItem {
     if (!IDENT.test(relation) || (alias !== undefined && !IDENT.test(alias)) || (hint !== undefined && !IDENT.test(hint))) {
       throw parseError(`"${raw.slice(0, paren)}" is not a valid embed`);
     }
-    return { kind: 'embed', relation, alias, hint, join, select: parseSelect(inner, depth + 1) };
+    // `rel()` selects nothing (an empty embed); a select that is empty elsewhere means `*`
+    const select = inner.trim() === '' ? [] : parseSelect(inner, depth + 1);
+    return { kind: 'embed', relation, alias, hint, join, spread: spread || undefined, select };
   }
   let body = raw;
   let alias: string | undefined;
@@ -246,8 +268,11 @@ export function parseOrder(text: string): OrderTerm[] {
   return splitTop(text)
     .filter((t) => t.trim())
     .map((term) => {
-      const trimmed = term.trim();
-      const dot = indexOutsideQuotes(trimmed, '.');
+      let trimmed = term.trim();
+      // `rel(col->k).desc`: ordering by a column of a to-one embed
+      const related = /^([A-Za-z_][A-Za-z0-9_$]*)\(([^()]*)\)((?:\..*)?)$/s.exec(trimmed);
+      if (related) trimmed = related[2] + related[3];
+      const dot = indexOutsideQuotes(trimmed, '.', related ? related[2].length : 0);
       const field = parseField(dot < 0 ? trimmed : trimmed.slice(0, dot));
       const parts = dot < 0 ? [] : trimmed.slice(dot + 1).split('.');
       let desc = false;
@@ -259,7 +284,7 @@ export function parseOrder(text: string): OrderTerm[] {
         else if (p === 'nullslast') nulls = 'last';
         else throw parseError(`"${term}" is not a valid order term`);
       }
-      return { field, desc, nulls };
+      return { field, desc, nulls, relation: related?.[1] };
     });
 }
 

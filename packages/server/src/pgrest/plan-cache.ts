@@ -100,7 +100,12 @@ export class PlanCache {
       }
       parts.push(key, value);
     }
-    const page = rootPage(limit, offset, range, rowCap);
+    let page: { limit: number; offset: number };
+    try {
+      page = rootPage(limit, offset, range, rowCap);
+    } catch {
+      return undefined; // an unsatisfiable range: the normal path reports it
+    }
     // OFFSET is only written when there is one
     parts.push(page.offset > 0 ? 'offset' : '');
     return { key: JSON.stringify(parts), slots, ...page };

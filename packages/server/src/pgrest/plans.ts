@@ -6,10 +6,12 @@ import { Builder, SECRET_MASK, quoteIdent, type ParamSource } from './sql.ts';
 import type { Prefer } from './respond.ts';
 import { checkSelectLimits, DEFAULT_REST_LIMITS, type RestLimits } from './limits.ts';
 
+export type WriteMethod = 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
 /** Statements to run in one transaction, and how to shape their answer. */
 export interface Plan {
   kind: 'read' | 'write' | 'rpc';
-  method?: 'POST' | 'PATCH' | 'DELETE';
+  method?: WriteMethod;
   /** sources: where each parameter came from (reads only; see plan-cache.ts) */
   statements: { sql: string; params: unknown[]; sources?: (ParamSource | undefined)[] }[];
   offset?: number;
@@ -18,6 +20,10 @@ export interface Plan {
   countRows?: boolean;
   scalar?: boolean;
   singleObject?: boolean;
+  /** POST: an upsert that merges (200 instead of 201 when every row already existed) */
+  merges?: boolean;
+  /** PUT: exactly one row is written, or the body's key did not match the URL's (PGRST115) */
+  singleUpsert?: boolean;
   location?: (row: Record<string, unknown>) => string;
 }
 
@@ -65,9 +71,9 @@ function checkEmbedPaths(model: RequestModel) {
 function selectBody(b: Builder, rel: Relation, from: string, model: RequestModel, opts: { count: boolean; limit?: number; offset?: number; extraWhere?: string[] }) {
   checkEmbedPaths(model);
   const where: string[] = [...(opts.extraWhere ?? [])];
-  for (const f of model.filters.get('') ?? []) where.push(b.filterSql(rel, 't0', f));
-  // embeds may add !inner conditions to `where`, so build the projection first
+  // the embeds first: they add their !inner conditions, and filters may test them (`rel=is.null`)
   const proj = b.projection(rel, 't0', model.select, model, '', where);
+  for (const f of model.filters.get('') ?? []) where.push(b.filterSql(rel, 't0', f));
   const whereSql = where.length ? ` WHERE ${where.join(' AND ')}` : '';
   const order = b.orderSql(rel, 't0', model.order.get('') ?? []);
   const limit = opts.limit !== undefined ? ` LIMIT ${b.params.add(opts.limit, { root: 'limit' })}::bigint` : '';
@@ -78,10 +84,28 @@ function selectBody(b: Builder, rel: Relation, from: string, model: RequestModel
   return { rows, body, total };
 }
 
-/** The root page of a read: `limit`/`offset` pairs over the Range header, within the row cap. */
+/**
+ * The root page of a read, as PostgREST computes it: `offset`/`limit` make a range of rows, the
+ * Range header (GET only) another, and the page is their intersection, within the row cap. An
+ * empty intersection is 416 PGRST103; `limit=0` is an empty page, not an error.
+ */
 export function rootPage(limit: number | undefined, offset: number | undefined, range: { offset: number; limit?: number } | undefined, rowCap: number) {
-  const requested = limit ?? range?.limit;
-  return { limit: Math.min(requested ?? rowCap, rowCap), offset: offset ?? range?.offset ?? 0 };
+  const from = offset ?? 0;
+  if (limit === 0) return { limit: 0, offset: from };
+  let lower = from;
+  let upper = limit === undefined ? Infinity : from + limit - 1;
+  let headerEmpty = false;
+  if (range) {
+    const headerUpper = range.limit === undefined ? Infinity : range.offset + range.limit - 1;
+    headerEmpty = headerUpper < range.offset;
+    lower = Math.max(lower, range.offset);
+    upper = Math.min(upper, headerUpper);
+  }
+  if (upper < lower) {
+    throw new RestError(416, 'PGRST103', 'Requested range not satisfiable',
+      headerEmpty ? 'The lower boundary must be lower than or equal to the upper boundary in the Range header.' : 'Limit should be greater than or equal to zero.');
+  }
+  return { limit: Math.min(upper - lower + 1, rowCap), offset: lower };
 }
 
 /**
@@ -106,7 +130,7 @@ export function planRead(ctx: PlanContext, table: string, model: RequestModel, p
 
 export function planWrite(
   ctx: PlanContext,
-  method: 'POST' | 'PATCH' | 'DELETE',
+  method: WriteMethod,
   table: string,
   model: RequestModel,
   prefer: Prefer,
@@ -150,7 +174,9 @@ export function planWrite(
       // return=headers-only: just the primary key, for the Location header
       if (headersOnly) bodySql = `(SELECT coalesce(json_agg(_l), '[]'::json)::text FROM (SELECT ${rel.primaryKey.map(quoteIdent).join(', ')} FROM _w) _l)`;
     }
-    statements.push({ sql: `WITH ${withSql} SELECT ${bodySql} AS body, NULL::bigint AS total, (SELECT count(*) FROM _w) AS affected`, params: b.params.values });
+    // inserts say which rows were new (xmax = 0): an upsert that only merged answers 200
+    const inserted = method === 'POST' || method === 'PUT' ? '(SELECT count(*) FROM _w WHERE _w._inserted)' : 'NULL::bigint';
+    statements.push({ sql: `WITH ${withSql} SELECT ${bodySql} AS body, NULL::bigint AS total, (SELECT count(*) FROM _w) AS affected, ${inserted} AS inserted`, params: b.params.values });
   };
   const checkColumns = (cols: string[]) => {
     for (const c of cols) {
@@ -159,9 +185,17 @@ export function planWrite(
   };
   const filtersSql = (b: Builder) => (model.filters.get('') ?? []).map((f) => b.filterSql(rel, 't0', f));
 
+  if (method === 'PUT') return planPut(ctx, rel, model, prepare(Array.isArray(body) ? (body[0] ?? {}) : (body ?? {})), finish, statements, { returnRows, countRows });
+
   if (method === 'POST') {
     const rows = (Array.isArray(body) ? body : [body!]).map(prepare);
     if (rows.length === 0) return { kind: 'write', method, statements: [], returnRows, countRows };
+    // without columns=, every object of an array names the same keys (PostgREST's rule)
+    if (!model.columns && Array.isArray(body) && body.length > 1) {
+      const keys = (o: Record<string, unknown>) => Object.keys(o).sort().join('\u0000');
+      const first = keys(body[0]);
+      if (body.some((o) => keys(o) !== first)) throw new RestError(400, 'PGRST102', 'All object keys must match');
+    }
     // Rows are grouped by their key set when missing=default, so absent keys take the column
     // default (an upsert leaves them as they are); otherwise every row gets every key
     // (absent -> NULL), as PostgREST does.
@@ -196,12 +230,12 @@ export function planWrite(
         conflict = ` ON CONFLICT (${conflictCols!.map(quoteIdent).join(', ')}) ` +
           (set.length ? `DO UPDATE SET ${set.map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`).join(', ')}` : 'DO NOTHING');
       }
-      ctes.push(`${insert}${conflict} RETURNING t0.*`);
+      ctes.push(`${insert}${conflict} RETURNING t0.*, (t0.xmax = 0) AS _inserted`);
     }
     finish(b, ctes);
     const pk = rel.primaryKey;
     return {
-      kind: 'write', method, statements, returnRows, countRows,
+      kind: 'write', method, statements, returnRows, countRows, merges: prefer.resolution === 'merge-duplicates',
       location: headersOnly ? (row) => `/${table}?${pk.map((k) => `${k}=eq.${encodeURIComponent(String(row[k]))}`).join('&')}` : undefined,
     };
   }
@@ -222,8 +256,15 @@ export function planWrite(
     whereSql = ` WHERE t0.ctid = ANY(ARRAY(SELECT t0.ctid FROM ${quoteIdent(table)} AS t0${whereSql}${b.orderSql(rel, 't0', order)}${limit}${offset}))`;
   }
   if (method === 'PATCH') {
-    if (Array.isArray(body)) throw new RestError(400, 'PGRST102', 'PATCH expects a single JSON object');
-    if (!Object.keys(body ?? {}).length) throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+    // `{}`, `[]` and `[{}]` change nothing: no statement, no rows (204, or `[]`)
+    const nothing = Array.isArray(body) && (body.length === 0 || (body.length === 1 && !Object.keys(body[0]).length));
+    const only = nothing ? {} : Array.isArray(body) ? undefined : body;
+    if (!only) throw new RestError(400, 'PGRST102', 'PATCH expects a single JSON object');
+    if (!Object.keys(only).length) {
+      checkEmbedPaths(model);
+      return { kind: 'write', method, statements: [], returnRows, countRows };
+    }
+    body = only;
     const row = prepare(body ?? {});
     const cols = (model.columns ?? Object.keys(row)).filter((c) => c in row || !secrets.has(c));
     checkColumns(cols);
@@ -241,6 +282,62 @@ export function planWrite(
     finish(b, `DELETE FROM ${quoteIdent(table)} AS t0${whereSql} RETURNING t0.*`);
   }
   return { kind: 'write', method, statements, returnRows, countRows };
+}
+
+export const putKeyMismatch = () => new RestError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
+
+/**
+ * PUT: a single-row upsert by primary key, as PostgREST does it. The filters are exactly the
+ * primary key's columns, each with `eq` (else 405 PGRST105); no limit/offset (400 PGRST114); the
+ * body's key values are the URL's (else 400 PGRST115, found by the statement: the row is only
+ * written when they match, compared as the column's type). An array body puts its first object.
+ */
+function planPut(
+  ctx: PlanContext,
+  rel: Relation,
+  model: RequestModel,
+  row: Record<string, unknown>,
+  finish: (b: Builder, ctes: string) => void,
+  statements: Plan['statements'],
+  flags: { returnRows: boolean; countRows: boolean },
+): Plan {
+  if (model.limit.has('') || model.offset.has('')) {
+    throw new RestError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
+  }
+  const pk = rel.primaryKey;
+  const values = new Map<string, string>();
+  for (const f of model.filters.get('') ?? []) {
+    const plain = f.kind === 'cond' && !f.negate && f.op === 'eq' && !f.modifier && !f.field.path.length;
+    if (!plain || !pk.includes(f.field.column) || values.has(f.field.column)) {
+      values.clear();
+      break;
+    }
+    values.set(f.field.column, f.value);
+  }
+  if (!pk.length || values.size !== pk.length) {
+    throw new RestError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
+  }
+  const cols = Object.keys(row);
+  if (pk.some((k) => !(k in row))) throw putKeyMismatch();
+  for (const c of cols) {
+    if (!rel.columns.has(c)) throw new RestError(400, 'PGRST204', `Could not find the '${c}' column of '${rel.name}' in the schema cache`);
+  }
+  const b = builderFor(ctx);
+  b.relation(rel.name);
+  const table = quoteIdent(rel.name);
+  const list = cols.map(quoteIdent).join(', ');
+  const source = `json_populate_record(NULL::${table}, ${b.params.add(JSON.stringify(row))}::json) AS _p`;
+  const match = pk.map((k) => `_p.${quoteIdent(k)} = ${b.params.add(values.get(k))}::${rel.columns.get(k)!.type}`).join(' AND ');
+  // with only key columns there is nothing to change, but the row must still come back
+  const set = (cols.some((c) => !pk.includes(c)) ? cols.filter((c) => !pk.includes(c)) : pk)
+    .map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`)
+    .join(', ');
+  finish(
+    b,
+    `INSERT INTO ${table} AS t0 (${list}) SELECT ${list} FROM ${source} WHERE ${match}` +
+      ` ON CONFLICT (${pk.map(quoteIdent).join(', ')}) DO UPDATE SET ${set} RETURNING t0.*, (t0.xmax = 0) AS _inserted`,
+  );
+  return { kind: 'write', method: 'PUT', statements, ...flags, singleUpsert: true };
 }
 
 /**
@@ -289,8 +386,7 @@ export function planRpc(
     .join(', ')})`;
   if (fn.returnsRelation && ctx.schema.relations.has(fn.returnsRelation)) {
     const rel = ctx.schema.relations.get(fn.returnsRelation)!;
-    const offset = model.offset.get('') ?? range?.offset ?? 0;
-    const limit = Math.min(model.limit.get('') ?? range?.limit ?? ctx.rowCap, ctx.rowCap);
+    const { limit, offset } = rootPage(model.limit.get(''), model.offset.get(''), range, ctx.rowCap);
     const { body, total } = selectBody(b, rel, '_f', model, { count: !!prefer.count, limit, offset });
     // the function runs once (a volatile one must not run again for the count)
     return {

@@ -94,7 +94,9 @@ export function interpret(pairs: [string, string][], argNames: Set<string> = new
         orderSeen.add(k.path);
         break;
       case 'limit':
-        model.limit.set(k.path, nonNegativeInt(value, key));
+        // a negative root limit is PostgREST's 416 (plans.ts rootPage), not a parse error
+        if (k.path === '' && /^-\d+$/.test(value)) model.limit.set('', Number(value));
+        else model.limit.set(k.path, nonNegativeInt(value, key));
         break;
       case 'offset':
         model.offset.set(k.path, nonNegativeInt(value, key));

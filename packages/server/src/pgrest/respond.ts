@@ -6,6 +6,8 @@ export interface Prefer {
   return?: 'representation' | 'minimal' | 'headers-only';
   resolution?: 'merge-duplicates' | 'ignore-duplicates';
   missing?: 'default';
+  /** `tx=rollback`: the request runs, answers, and its transaction is rolled back (a dry run) */
+  tx?: 'commit' | 'rollback';
 }
 
 export function parsePrefer(header: string | string[] | undefined): Prefer {
@@ -17,6 +19,7 @@ export function parsePrefer(header: string | string[] | undefined): Prefer {
     else if (k === 'return' && (v === 'representation' || v === 'minimal' || v === 'headers-only')) out.return = v;
     else if (k === 'resolution' && (v === 'merge-duplicates' || v === 'ignore-duplicates')) out.resolution = v;
     else if (k === 'missing' && v === 'default') out.missing = v;
+    else if (k === 'tx' && (v === 'commit' || v === 'rollback')) out.tx = v;
   }
   return out;
 }
@@ -44,16 +47,32 @@ export function withoutNulls(this: unknown, _key: string, value: unknown): unkno
   return value === null && !Array.isArray(this) ? undefined : value;
 }
 
-/** `Range: 0-24` (items) -> offset/limit */
+/**
+ * `Range: 0-24` (items) -> offset/limit; `10-5` gives a limit below 1, an empty range that
+ * rootPage (plans.ts) answers with 416. Anything else is ignored, as PostgREST does.
+ */
 export function parseRange(header: string | undefined): { offset: number; limit?: number } | undefined {
   if (!header) return undefined;
   const m = /^(?:items=)?(\d+)-(\d*)$/.exec(header.trim());
   if (!m) return undefined;
   const from = Number(m[1]);
   if (m[2] === '') return { offset: from };
-  const to = Number(m[2]);
-  if (to < from) throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', `range ${header} ends before it starts`);
-  return { offset: from, limit: to - from + 1 };
+  return { offset: from, limit: Number(m[2]) - from + 1 };
+}
+
+/**
+ * Preference-Applied: the preferences this request honoured, in PostgREST's order. `count` is
+ * always answered exactly (planned and estimated too), so that is what it says; `handling` and
+ * `max-affected` are not applied.
+ */
+export function preferenceApplied(prefer: Prefer, method: string, kind: 'read' | 'write' | 'rpc'): string | undefined {
+  const out: string[] = [];
+  if (prefer.resolution && kind === 'write' && method === 'POST') out.push(`resolution=${prefer.resolution}`);
+  if (prefer.missing && kind === 'write' && (method === 'POST' || method === 'PATCH')) out.push(`missing=${prefer.missing}`);
+  if (prefer.return && kind === 'write') out.push(`return=${prefer.return}`);
+  if (prefer.count) out.push('count=exact');
+  if (prefer.tx) out.push(`tx=${prefer.tx}`);
+  return out.length ? out.join(', ') : undefined;
 }
 
 function csvCell(v: unknown): string {

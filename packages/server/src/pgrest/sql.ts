@@ -26,12 +26,39 @@ export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** What a set secret reads as; written back, it means "leave the secret as it is". */
 export const SECRET_MASK = '********';
 
-const CASTS: Record<string, string> = {
-  text: 'text', varchar: 'text', int: 'integer', int4: 'integer', integer: 'integer', int8: 'bigint', bigint: 'bigint',
-  int2: 'smallint', smallint: 'smallint', numeric: 'numeric', float4: 'real', real: 'real', float8: 'double precision',
-  double: 'double precision', bool: 'boolean', boolean: 'boolean', json: 'json', jsonb: 'jsonb', date: 'date',
-  timestamp: 'timestamp', timestamptz: 'timestamptz', time: 'time', uuid: 'uuid', interval: 'interval',
-};
+/** Cast names PostgreSQL does not know by themselves (`double`) or spells differently. */
+const CAST_ALIASES: Record<string, string> = { double: 'double precision' };
+
+/**
+ * `col::type`: any type PostgreSQL knows, as in PostgREST (an unknown one is the database's own
+ * 42704), but the object-identifier types. The name is spliced unquoted, so it is held to a bare
+ * identifier (letters, digits, `_`) with an optional `[]`: nothing else of the URL reaches the
+ * statement this way.
+ */
+function castType(name: string): string {
+  const lower = name.toLowerCase();
+  if (CAST_ALIASES[lower]) return CAST_ALIASES[lower];
+  if (!/^[a-z_][a-z0-9_]*(\[\])?$/.test(lower)) throw parseError(`"${name}" is not a valid type name`);
+  // the object-identifier types read the system catalogs (`1259::regclass` names a table): a read
+  // of /api/db never reaches what the schema cache does not expose
+  if (/^(reg[a-z]*|oid|xid|cid|tid)(\[\])?$/.test(lower)) throw parseError(`casts to ${lower} are not allowed`);
+  return lower;
+}
+
+/** What a select item yields: an expression and the key it has in the row's JSON. */
+interface Entry {
+  expr: string;
+  name: string;
+}
+
+/** An embed as filters and order of its parent's level see it (`rel=is.null`, `order=rel(col)`). */
+interface EmbedScope {
+  kind: Relationship['kind'];
+  target: Relation;
+  alias: string;
+  /** `FROM <target> AS <alias> [junction] WHERE <join and the embed's filters>` */
+  from: string;
+}
 
 /**
  * Where a parameter's value comes from, for a plan reused by a request of the same shape
@@ -116,6 +143,8 @@ export class Builder {
   }
 
   private conditionSql(rel: Relation, alias: string, c: Condition): string {
+    const embedNull = this.embedNullSql(alias, c);
+    if (embedNull) return embedNull;
     if (c.op !== 'is' || c.field.path.length) this.guardSecret(rel, c.field);
     const expr = this.fieldExpr(rel, alias, c.field);
     const type = this.fieldType(rel, c.field);
@@ -231,17 +260,44 @@ export class Builder {
 
   orderSql(rel: Relation, alias: string, terms: OrderTerm[]): string {
     if (!terms.length) return '';
-    for (const t of terms) this.guardSecret(rel, t.field);
+    const dir = (t: OrderTerm) => `${t.desc ? 'DESC' : 'ASC'}${t.nulls ? ` NULLS ${t.nulls.toUpperCase()}` : ''}`;
     return ` ORDER BY ${terms
-      .map((t) => `${this.fieldExpr(rel, alias, t.field)} ${t.desc ? 'DESC' : 'ASC'}${t.nulls ? ` NULLS ${t.nulls.toUpperCase()}` : ''}`)
+      .map((t) => {
+        if (!t.relation) {
+          this.guardSecret(rel, t.field);
+          return `${this.fieldExpr(rel, alias, t.field)} ${dir(t)}`;
+        }
+        // `order=rel(col)`: the to-one embed's value for this row (null when it has none)
+        const embed = this.scopes.get(alias)?.get(t.relation);
+        if (!embed) throw notEmbedded(t.relation);
+        if (embed.kind !== 'm2o') {
+          throw new RestError(400, 'PGRST118', `A related order on '${t.relation}' is not possible`,
+            `'${rel.name}' and '${t.relation}' do not form a many-to-one or one-to-one relationship`);
+        }
+        this.guardSecret(embed.target, t.field);
+        return `(SELECT ${this.fieldExpr(embed.target, embed.alias, t.field)} ${embed.from} LIMIT 1) ${dir(t)}`;
+      })
       .join(', ')}`;
   }
 
   // ---- select and embeds ----------------------------------------------------------------
 
+  /** Per parent alias, the embeds of that level by the name the URL uses for them. */
+  private readonly scopes = new Map<string, Map<string, EmbedScope>>();
+
   /** Projection list for `rel AS alias`; `path` locates embed filters/order in the model. */
   projection(rel: Relation, alias: string, items: SelectItem[], model: RequestModel, path: string, where: string[]): string {
-    const cols: string[] = [];
+    const entries = this.entries(rel, alias, items, model, path, where);
+    // PostgreSQL refuses longer select lists (54011): refused here, before the statement is sent
+    if (entries.length > MAX_SELECT_COLUMNS) {
+      throw new RestError(400, '54011', `The select of ${rel.name} has ${entries.length} entries; at most ${MAX_SELECT_COLUMNS} are allowed`, null, 'Select fewer columns.');
+    }
+    // only empty embeds (`rel()`): rows without keys, as the select asks
+    return entries.map((e) => `${e.expr} AS ${quoteIdent(e.name)}`).join(', ');
+  }
+
+  private entries(rel: Relation, alias: string, items: SelectItem[], model: RequestModel, path: string, where: string[]): Entry[] {
+    const out: Entry[] = [];
     const secrets = new Set(this.opts.secretColumns(rel.name));
     const columnSql = (name: string) => {
       const ref = `${alias}.${quoteIdent(name)}`;
@@ -250,34 +306,28 @@ export class Builder {
     };
     for (const item of items) {
       if (item.kind === 'star') {
-        for (const c of rel.columns.keys()) cols.push(`${columnSql(c)} AS ${quoteIdent(c)}`);
+        for (const c of rel.columns.keys()) out.push({ expr: columnSql(c), name: c });
       } else if (item.kind === 'field') {
         if (item.field.path.length) this.guardSecret(rel, item.field);
         let sql = item.field.path.length ? this.fieldExpr(rel, alias, item.field) : (this.column(rel, item.field.column), columnSql(item.field.column));
-        if (item.cast) {
-          const t = CASTS[item.cast.toLowerCase()];
-          if (!t) throw parseError(`unsupported cast "${item.cast}"`, `allowed: ${Object.keys(CASTS).join(', ')}`);
-          sql = `CAST(${sql} AS ${t})`;
-        }
-        const name = item.alias ?? (item.field.path.length ? item.field.path[item.field.path.length - 1].key : item.field.column);
-        cols.push(`${sql} AS ${quoteIdent(name)}`);
+        if (item.cast) sql = `CAST(${sql} AS ${castType(item.cast)})`;
+        out.push({ expr: sql, name: item.alias ?? fieldName(item.field) });
       } else {
-        cols.push(this.embed(rel, alias, item, model, path, where));
+        out.push(...this.embed(rel, alias, item, model, path, where));
       }
     }
-    if (!cols.length) throw parseError('empty select');
-    // PostgreSQL refuses longer select lists (54011): refused here, before the statement is sent
-    if (cols.length > MAX_SELECT_COLUMNS) {
-      throw new RestError(400, '54011', `The select of ${rel.name} has ${cols.length} entries; at most ${MAX_SELECT_COLUMNS} are allowed`, null, 'Select fewer columns.');
-    }
-    return cols.join(', ');
+    return out;
   }
 
-  private embed(parent: Relation, parentAlias: string, item: Extract<SelectItem, { kind: 'embed' }>, model: RequestModel, path: string, where: string[]): string {
+  private embed(parent: Relation, parentAlias: string, item: Extract<SelectItem, { kind: 'embed' }>, model: RequestModel, path: string, where: string[]): Entry[] {
     const rel = resolveRelationship(this.opts.schema, parent.name, item.relation, item.hint, this.opts.isExposed);
     const target = this.relation(rel.target);
     // the junction's rows decide what is linked: it is read, so it is checked like any table
     if (rel.kind === 'm2m') this.relation(rel.junction);
+    if (item.spread && rel.kind !== 'm2o') {
+      throw new RestError(400, 'PGRST119', `A spread operation on '${item.relation}' is not possible`,
+        `'${parent.name}' and '${item.relation}' do not form a many-to-one or one-to-one relationship`);
+    }
     const alias = this.nextAlias();
     const name = item.alias ?? item.relation;
     const embedPath = path ? `${path}.${name}` : name;
@@ -293,16 +343,25 @@ export class Builder {
       const toTarget = rel.viaTarget.fromColumns.map((c, i) => `${j}.${quoteIdent(c)} = ${alias}.${quoteIdent(rel.viaTarget.toColumns[i])}`);
       join = `EXISTS (SELECT 1 FROM ${quoteIdent(rel.junction)} AS ${j} WHERE ${[...toParent, ...toTarget].join(' AND ')})`;
     }
+    // the embed's own embeds first: its filters may test them (`rel.sub=is.null`)
+    const entries = this.entries(target, alias, item.select, model, embedPath, innerWhere);
     for (const f of model.filters.get(embedPath) ?? []) innerWhere.push(this.filterSql(target, alias, f));
-    const proj = this.projection(target, alias, item.select, model, embedPath, innerWhere);
     const conds = [join, ...innerWhere].join(' AND ');
+    const from = `FROM ${quoteIdent(target.name)} AS ${alias} WHERE ${conds}`;
+    if (!this.scopes.has(parentAlias)) this.scopes.set(parentAlias, new Map());
+    this.scopes.get(parentAlias)!.set(name, { kind: rel.kind, target, alias, from });
     // !inner: the parent row stays only when a matching embedded row exists (same alias, own scope)
-    if (item.join === 'inner') where.push(`EXISTS (SELECT 1 FROM ${quoteIdent(target.name)} AS ${alias} WHERE ${conds})`);
+    if (item.join === 'inner') where.push(`EXISTS (SELECT 1 ${from})`);
+    // an empty embed (`rel()`, or only empty embeds inside) filters its parent but is not shown
+    if (!entries.length) return [];
+    const proj = entries.map((e) => `${e.expr} AS ${quoteIdent(e.name)}`).join(', ');
     if (rel.kind === 'm2o') {
       // A NULL foreign key matches nothing: skip the subquery for it. Evidence rows name one of
       // five resources, so without this a 1,000-evidence tree runs 4,000 lookups that find nothing.
       const nullKey = rel.fk.fromColumns.map((c) => `${parentAlias}.${quoteIdent(c)} IS NULL`).join(' OR ');
-      return `CASE WHEN ${nullKey} THEN NULL ELSE (SELECT row_to_json(_${alias}) FROM (SELECT ${proj} FROM ${quoteIdent(target.name)} AS ${alias} WHERE ${conds} LIMIT 1) _${alias}) END AS ${quoteIdent(name)}`;
+      // `...rel(a,b)`: each column is lifted into the parent row (null when there is no match)
+      if (item.spread) return entries.map((e) => ({ expr: `CASE WHEN ${nullKey} THEN NULL ELSE (SELECT ${e.expr} ${from} LIMIT 1) END`, name: e.name }));
+      return [{ expr: `CASE WHEN ${nullKey} THEN NULL ELSE (SELECT row_to_json(_${alias}) FROM (SELECT ${proj} ${from} LIMIT 1) _${alias}) END`, name }];
     }
     const order = this.orderSql(target, alias, model.order.get(embedPath) ?? []);
     const cap = this.opts.rowCap;
@@ -310,9 +369,32 @@ export class Builder {
     const n = cap === undefined ? wanted : Math.min(wanted ?? cap, cap);
     const limit = n !== undefined ? ` LIMIT ${this.params.add(n)}::bigint` : '';
     const offset = model.offset.has(embedPath) ? ` OFFSET ${this.params.add(model.offset.get(embedPath))}::bigint` : '';
-    return `(SELECT coalesce(json_agg(_${alias}), '[]'::json) FROM (SELECT ${proj} FROM ${quoteIdent(target.name)} AS ${alias} WHERE ${conds}${order}${limit}${offset}) _${alias}) AS ${quoteIdent(name)}`;
+    return [{ expr: `(SELECT coalesce(json_agg(_${alias}), '[]'::json) FROM (SELECT ${proj} ${from}${order}${limit}${offset}) _${alias})`, name }];
+  }
+
+  /**
+   * `rel=is.null` / `rel=not.is.null` on an embed of this level: whether the parent has a
+   * matching embedded row (the embed's own filters included), as PostgREST's null embed filter.
+   */
+  private embedNullSql(alias: string, c: Condition): string | undefined {
+    if (c.op !== 'is' || c.field.path.length || c.value.toLowerCase() !== 'null') return undefined;
+    const embed = this.scopes.get(alias)?.get(c.field.column);
+    return embed && `NOT EXISTS (SELECT 1 ${embed.from})`;
   }
 }
+
+/** A select field's key: its column, or the last key of its JSON path (array indexes skipped). */
+function fieldName(field: Field): string {
+  for (let i = field.path.length - 1; i >= 0; i--) {
+    const step = field.path[i];
+    if (step.quoted || !/^-?\d+$/.test(step.key)) return step.key;
+  }
+  return field.column;
+}
+
+const notEmbedded = (name: string) =>
+  new RestError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null,
+    `Verify that '${name}' is included in the 'select' query parameter.`);
 
 // ---- relationships ------------------------------------------------------------------------
 
@@ -321,15 +403,34 @@ export type Relationship =
   | { kind: 'o2m'; target: string; fk: ForeignKey }
   | { kind: 'm2m'; target: string; junction: string; viaParent: ForeignKey; viaTarget: ForeignKey };
 
-function describe(r: Relationship): string {
-  if (r.kind === 'm2m') return `many-to-many via ${r.junction} (${r.viaParent.name}, ${r.viaTarget.name})`;
-  return `${r.kind === 'm2o' ? 'many-to-one' : 'one-to-many'} using ${r.fk.name} (${r.fk.fromColumns.join(', ')})`;
+/** A candidate relationship as PostgREST lists it in PGRST201's details. */
+function describe(parent: string, r: Relationship): Record<string, string> {
+  const cols = (c: string[]) => `(${c.join(', ')})`;
+  const embedding = `${parent} with ${r.target}`;
+  if (r.kind === 'm2m') {
+    return {
+      cardinality: 'many-to-many',
+      embedding,
+      relationship: `${r.junction} using ${r.viaParent.name}${cols(r.viaParent.fromColumns)} and ${r.viaTarget.name}${cols(r.viaTarget.fromColumns)}`,
+    };
+  }
+  // the columns of the parent side first, then the target's
+  const [own, other] = r.kind === 'm2o' ? [r.fk.fromColumns, r.fk.toColumns] : [r.fk.toColumns, r.fk.fromColumns];
+  return {
+    cardinality: r.kind === 'm2o' ? 'many-to-one' : 'one-to-many',
+    embedding,
+    relationship: `${r.fk.name} using ${parent}${cols(own)} and ${r.target}${cols(other)}`,
+  };
 }
 
 /**
  * The relationship `parent -> name` for an embed. Only relations on the allow-list take part (a
  * hidden table, as target or as junction, does not exist for the API), so a hidden table neither
  * answers an embed nor makes another one ambiguous.
+ *
+ * A key from a table to itself (`hypotheses.parent_id`) is read as PostgREST does: the table's
+ * name embeds the children (one-to-many, `!parent_id` choosing the key when there are several),
+ * the key column embeds the parent (many-to-one, `parent:parent_id(*)`).
  */
 export function resolveRelationship(
   schema: SchemaCache,
@@ -339,13 +440,16 @@ export function resolveRelationship(
   isExposed: (relation: string) => boolean = () => true,
 ): Relationship {
   const fks = schema.foreignKeys.filter((fk) => isExposed(fk.from) && isExposed(fk.to));
+  const isSelf = (fk: ForeignKey) => fk.from === fk.to;
   let candidates: Relationship[] = [];
   if (schema.relations.has(name) && isExposed(name)) {
     for (const fk of fks) {
-      if (fk.from === parent && fk.to === name) candidates.push({ kind: 'm2o', target: name, fk });
-      if (fk.to === parent && fk.from === name && !(fk.from === fk.to && candidates.some((c) => c.kind === 'm2o' && c.fk === fk))) {
-        candidates.push({ kind: 'o2m', target: name, fk });
+      if (isSelf(fk)) {
+        if (fk.from === parent && name === parent) candidates.push({ kind: 'o2m', target: name, fk });
+        continue;
       }
+      if (fk.from === parent && fk.to === name) candidates.push({ kind: 'm2o', target: name, fk });
+      if (fk.to === parent && fk.from === name) candidates.push({ kind: 'o2m', target: name, fk });
     }
     // many-to-many: a junction whose primary key holds its keys to both sides (PostgREST's rule)
     for (const a of fks) {
@@ -363,6 +467,7 @@ export function resolveRelationship(
     // a key column names the key's real target, not every view over that target
     if (fk.viaView) continue;
     if (fk.from === parent && fk.fromColumns.length === 1 && fk.fromColumns[0] === name) candidates.push({ kind: 'm2o', target: fk.to, fk });
+    else if (isSelf(fk)) continue;
     else if (fk.name === name && fk.from === parent) candidates.push({ kind: 'm2o', target: fk.to, fk });
     else if (fk.name === name && fk.to === parent) candidates.push({ kind: 'o2m', target: fk.from, fk });
   }
@@ -370,18 +475,23 @@ export function resolveRelationship(
     candidates = candidates.filter((c) =>
       c.kind === 'm2m'
         ? c.junction === hint || c.viaParent.name === hint || c.viaTarget.name === hint
-        : c.fk.name === hint || (c.fk.fromColumns.length === 1 && c.fk.fromColumns[0] === hint) || (c.fk.toColumns.length === 1 && c.fk.toColumns[0] === hint),
+        : isSelf(c.fk)
+          ? c.kind === 'o2m' && c.fk.fromColumns.length === 1 && c.fk.fromColumns[0] === hint
+          : c.fk.name === hint || (c.fk.fromColumns.length === 1 && c.fk.fromColumns[0] === hint) || (c.fk.toColumns.length === 1 && c.fk.toColumns[0] === hint),
     );
   }
   // the same key reached through a table and its inferred view copy counts once
-  const unique = candidates.filter((c, i) => candidates.findIndex((d) => describe(d) === describe(c) && d.target === c.target) === i);
+  const key = (c: Relationship) => JSON.stringify(describe(parent, c));
+  const unique = candidates.filter((c, i) => candidates.findIndex((d) => key(d) === key(c)) === i);
   if (unique.length === 0) {
-    throw new RestError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${name}' in the schema cache`, null,
-      'Perhaps you meant a different table, or need a !hint naming the foreign key.');
+    throw new RestError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${name}' in the schema cache`,
+      `Searched for a foreign key relationship between '${parent}' and '${name}'${hint ? ` using the hint '${hint}'` : ''} in the schema 'public', but no matches were found.`);
   }
   if (unique.length > 1) {
+    const hintOf = (c: Relationship) => `'${c.target}!${c.kind === 'm2m' ? c.junction : c.fk.name}'`;
     throw new RestError(300, 'PGRST201', `Could not embed because more than one relationship was found for '${parent}' and '${name}'`,
-      unique.map(describe).join('; '), `Try changing '${name}' to one of the following: ${unique.map((c) => `'${name}!${c.kind === 'm2m' ? c.junction : c.fk.name}'`).join(', ')}.`);
+      unique.map((c) => describe(parent, c)),
+      `Try changing '${name}' to one of the following: ${unique.map(hintOf).join(', ')}. Find the desired relationship in the 'details' key.`);
   }
   return unique[0];
 }

@@ -43,9 +43,14 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
       const r = await fx.http('GET', '/books?select=id,authors(name)');
       expect(r.status).toBe(300);
       expect(r.json.code).toBe('PGRST201');
-      expect(r.json.details).toContain('books_author_id_fkey');
-      expect(r.json.details).toContain('books_editor_id_fkey');
-      expect(r.json.hint).toContain("'authors!books_author_id_fkey'");
+      // PostgREST's shape: the candidates as objects, and the hint naming `target!constraint`
+      expect(r.json.details).toEqual([
+        { cardinality: 'many-to-one', embedding: 'books with authors', relationship: 'books_author_id_fkey using books(author_id) and authors(id)' },
+        { cardinality: 'many-to-one', embedding: 'books with authors', relationship: 'books_editor_id_fkey using books(editor_id) and authors(id)' },
+      ]);
+      expect(r.json.hint).toBe(
+        "Try changing 'authors' to one of the following: 'authors!books_author_id_fkey', 'authors!books_editor_id_fkey'. Find the desired relationship in the 'details' key.",
+      );
       const viaClient = await fx.client.from('books').select('id, authors(name)');
       expect(viaClient.error?.code).toBe('PGRST201');
     });

@@ -63,6 +63,15 @@ CREATE TABLE hidden_notes (
 );
 CREATE INDEX hidden_notes_book_id_idx ON hidden_notes (book_id);
 
+-- A key to itself: topics nest (recursive embeds: the children by the table's name, the parent
+-- by the key column).
+CREATE TABLE topics (
+  id integer PRIMARY KEY,
+  name text NOT NULL,
+  parent_id integer REFERENCES topics (id)
+);
+CREATE INDEX topics_parent_id_idx ON topics (parent_id);
+
 -- 120 rows for paging, ranges and the row cap.
 CREATE TABLE numbers (
   n integer PRIMARY KEY,

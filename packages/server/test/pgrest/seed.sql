@@ -36,3 +36,5 @@ INSERT INTO numbers (n, parity) SELECT g, CASE WHEN g % 2 = 0 THEN 'even' ELSE '
 INSERT INTO vaults (id, name, password, note) VALUES (1, 'empty', NULL, 'no secret yet');
 
 INSERT INTO counters (label, n) VALUES ('alpha', 1), ('beta', 2);
+
+INSERT INTO topics (id, name, parent_id) VALUES (1, 'root', NULL), (2, 'child a', 1), (3, 'child b', 1), (4, 'grandchild', 2);

@@ -19,7 +19,7 @@ import type { TestDriver } from '../support/db.ts';
 const schemaSql = readFileSync(new URL('./fixture.sql', import.meta.url), 'utf8');
 const seedSql = readFileSync(new URL('./seed.sql', import.meta.url), 'utf8');
 
-export const FIXTURE_TABLES = ['authors', 'books', 'genres', 'book_genres', 'reviews', 'hidden_notes', 'numbers', 'vaults', 'counters'];
+export const FIXTURE_TABLES = ['authors', 'books', 'genres', 'book_genres', 'reviews', 'hidden_notes', 'numbers', 'vaults', 'counters', 'topics'];
 
 /** Small on purpose, so the cap is observable with the 120-row `numbers` table. */
 export const ROW_CAP = 50;
@@ -37,6 +37,7 @@ export const fixtureExposed: ExposedTables = {
   numbers: t,
   vaults: { resource: 'fixture', secrets: ['password'] },
   counters: t,
+  topics: t,
   book_cards: ro,
   author_stats: ro,
   review_cards: ro,

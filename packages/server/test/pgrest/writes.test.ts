@@ -237,11 +237,9 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
       expect(r.json).toEqual([{ id: 3, reviews: [{ stars: 5 }] }]);
     });
 
-    it('rejects an array, an empty object and unknown columns', async () => {
+    it('rejects an array of changes and unknown columns', async () => {
       const arr = await fx.http('PATCH', '/books?id=eq.1', { headers: json, body: '[{"pages":1}]' });
       expect([arr.status, arr.json.code]).toEqual([400, 'PGRST102']);
-      const empty = await fx.http('PATCH', '/books?id=eq.1', { headers: json, body: '{}' });
-      expect([empty.status, empty.json.code]).toEqual([400, 'PGRST102']);
       const unknown = await fx.client.from('books').update({ colour: 'red' }).eq('id', 1);
       expect([unknown.status, unknown.error?.code]).toEqual([400, 'PGRST204']);
     });
