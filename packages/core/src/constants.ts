@@ -19,6 +19,11 @@ export const HYPOTHESIS_STATUSES = ['proven', 'likely', 'possible', 'unlikely', 
 export const ROLES = ['admin', 'editor', 'commander', 'responder', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * The local agent: this server's own engines, the nil-UUID row of `agents` (seed 002: 'A zero
+ * agent id means no agent'). Resources of this agent run here; those of other agents run there.
+ */
+export const LOCAL_AGENT_ID = '00000000-0000-0000-0000-000000000000';
 export const AGENT_ONLINE_THRESHOLD_SECONDS = 61;
 export const CANARY_GRAPH_POINTS = 300;
 export const FRONTEND_VERSION = '1.0.801';

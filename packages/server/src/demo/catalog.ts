@@ -1,4 +1,5 @@
-import { did, insertRows, ago, DAY, HOUR, LOCAL_AGENT, type SeedContext, type Row, type Rng } from './util.ts';
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
+import { did, insertRows, ago, DAY, HOUR, type SeedContext, type Row, type Rng } from './util.ts';
 import { person, agent } from './people.ts';
 
 /** Config item keys look like 'k8s/prod-eu-1/Deployment/payments/payments-api' or 'aws/EC2::Instance/bastion'. */
@@ -524,7 +525,7 @@ function buildItems(ctx: SeedContext): Item[] {
     add({
       key: `aws/${type}/${name}`,
       scraper: 'aws-prod-account',
-      agent: LOCAL_AGENT,
+      agent: LOCAL_AGENT_ID,
       type: `AWS::${type}`,
       config_class: cls,
       name,
@@ -796,7 +797,7 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
     },
     {
       key: 'aws-prod-account',
-      agent: LOCAL_AGENT,
+      agent: LOCAL_AGENT_ID,
       spec: {
         aws: [
           {
@@ -817,7 +818,7 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
     },
     {
       key: 'git-manifests',
-      agent: LOCAL_AGENT,
+      agent: LOCAL_AGENT_ID,
       spec: {
         file: [
           {

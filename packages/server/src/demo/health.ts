@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { isIP } from 'node:net';
-import { did, insertRows, ago, DAY, LOCAL_AGENT, type SeedContext, type Row } from './util.ts';
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
+import { did, insertRows, ago, DAY, type SeedContext, type Row } from './util.ts';
 import { person } from './people.ts';
 
 /**
@@ -236,7 +237,7 @@ export async function seedHealth(ctx: SeedContext, targets: DemoTargets): Promis
     for (const k of c.checks) ((spec[k.type] ??= []) as unknown[]).push(specEntry(k));
     canaries.push({
       id: canaryId(c.key),
-      agent_id: LOCAL_AGENT,
+      agent_id: LOCAL_AGENT_ID,
       name: c.name,
       namespace: c.namespace,
       labels: c.labels,
@@ -252,7 +253,7 @@ export async function seedHealth(ctx: SeedContext, targets: DemoTargets): Promis
       checks.push({
         id: checkId(k.key),
         canary_id: canaryId(c.key),
-        agent_id: LOCAL_AGENT,
+        agent_id: LOCAL_AGENT_ID,
         name: k.name,
         namespace: c.namespace,
         description: k.description,

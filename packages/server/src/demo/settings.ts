@@ -1,4 +1,5 @@
-import { did, insertRows, ago, DAY, LOCAL_AGENT, type SeedContext } from './util.ts';
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
+import { did, insertRows, ago, DAY, type SeedContext } from './util.ts';
 import { person, agent } from './people.ts';
 
 /** Properties set by the demo (besides the demo.seeded marker). No feature is disabled. */
@@ -91,7 +92,7 @@ export async function seedSettings(ctx: SeedContext): Promise<void> {
   await insertRows(ctx, 'logging_backends', [
     {
       id: did('logging_backend', 'loki'),
-      agent_id: LOCAL_AGENT,
+      agent_id: LOCAL_AGENT_ID,
       name: 'loki',
       namespace: 'default',
       labels: { env: 'production' },

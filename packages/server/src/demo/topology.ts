@@ -1,4 +1,5 @@
-import { did, insertRows, ago, DAY, HOUR, LOCAL_AGENT, type SeedContext, type Row } from './util.ts';
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
+import { did, insertRows, ago, DAY, HOUR, type SeedContext, type Row } from './util.ts';
 import { person, team, agent } from './people.ts';
 import { configId } from './catalog.ts';
 
@@ -302,7 +303,7 @@ export async function seedTopology(ctx: SeedContext): Promise<void> {
     },
     {
       id: topologyId('staging'),
-      agent_id: LOCAL_AGENT,
+      agent_id: LOCAL_AGENT_ID,
       name: 'staging',
       namespace: 'default',
       icon: 'cloud',
@@ -343,7 +344,7 @@ export async function seedTopology(ctx: SeedContext): Promise<void> {
       comps.push({
         id,
         topology_id: topologyId(topo),
-        agent_id: topo === 'production' ? agent('eu-west-prod') : LOCAL_AGENT,
+        agent_id: topo === 'production' ? agent('eu-west-prod') : LOCAL_AGENT_ID,
         parent_id: c.parent ? componentId(c.parent) : null,
         path: ancestors.join('.'),
         name: c.name,

@@ -9,7 +9,6 @@ import type { Queryable } from '../db/index.ts';
 export const DEMO_ID_PREFIX = 'd3e30000';
 export const DEMO_ID_MIN = 'd3e30000-0000-0000-0000-000000000000';
 export const DEMO_ID_MAX = 'd3e30000-ffff-ffff-ffff-ffffffffffff';
-export const LOCAL_AGENT = '00000000-0000-0000-0000-000000000000';
 
 export function did(kind: string, key: string | number): string {
   const h = DEMO_ID_PREFIX + createHash('md5').update(`${kind}:${key}`).digest('hex').slice(8);

@@ -1,5 +1,5 @@
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
 import type { Db, Queryable } from '../db/index.ts';
-import { LOCAL_AGENT_ID } from '../settings/job-source.ts';
 import { endpointOf, labelsOf, nextRuntimeOf, parseCanarySpec, severityOf, specObject, type CheckDef } from './spec.ts';
 import { resolveRelationships } from './relationships.ts';
 

@@ -1,10 +1,8 @@
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
 import { runJob, type JobSource } from '../jobs/index.ts';
 import type { JobContext } from '../jobs/job-history.ts';
 import { kindByTable } from './kinds.ts';
-
-/** The nil UUID is the local agent (seed 002: 'A zero agent id means no agent'). */
-export const LOCAL_AGENT_ID = '00000000-0000-0000-0000-000000000000';
 
 export interface ScheduledResource {
   id: string;

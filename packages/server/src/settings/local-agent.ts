@@ -1,6 +1,6 @@
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
 import type { JobSource } from '../jobs/index.ts';
-import { LOCAL_AGENT_ID } from './job-source.ts';
 
 /**
  * The local agent is this server's own engines (the nil-UUID row of `agents`). A console calls

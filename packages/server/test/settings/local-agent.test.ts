@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
@@ -8,7 +9,7 @@ import type { Db } from '../../src/db/index.ts';
  * The local agent (the server's own engines) is online by the 61-second rule for as long as the
  * engines run: seen when they start and every 30 seconds after, not only at start-up.
  */
-const LOCAL = '00000000-0000-0000-0000-000000000000';
+const LOCAL = LOCAL_AGENT_ID;
 
 for (const driver of testDrivers()) {
   describe(`local agent heartbeat (${driver.name})`, () => {

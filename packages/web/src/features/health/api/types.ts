@@ -62,8 +62,6 @@ export interface GraphPoint {
   duration: number;
 }
 
-export const LOCAL_AGENT_ID = '00000000-0000-0000-0000-000000000000';
-
 function num(v: unknown): number {
   const n = typeof v === 'string' ? Number(v) : v;
   return typeof n === 'number' && Number.isFinite(n) ? n : 0;

@@ -1,5 +1,5 @@
 import type { CheckSummary } from '../api/types.ts';
-import { LOCAL_AGENT_ID } from '../api/types.ts';
+import { LOCAL_AGENT_ID } from '@watchdeck/core';
 
 /**
  * Group By and Tab By (seed 000 "Health dashboard"). Group By: No Grouping, Group Name, Name,
