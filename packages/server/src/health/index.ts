@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/index.ts';
 import type { SecretBox } from '../connections/secret-box.ts';
-import { runJob, type JobSource } from '../jobs/index.ts';
-import { resourceJobSource } from '../settings/index.ts';
+import { resourceJobSource, runJob, type JobSource, type ScheduledResource } from '../jobs/index.ts';
+import { scheduledKind } from '../settings/index.ts';
 import { connectionResolver } from './connections.ts';
 import { HealthEngine, type HealthEngineOptions } from './engine.ts';
 import { healthRoutes } from './routes.ts';
@@ -34,18 +34,18 @@ export interface HealthDeps {
 }
 
 export function healthJobSources(db: Db, engine: HealthEngine, deps: HealthDeps, onError: (err: unknown, what: string) => void): JobSource[] {
-  const canaries = resourceJobSource(db, 'canaries', async (resource, ctx) => {
-    // resourceJobSource hands over the scheduling columns; the run needs labels, icon and the
-    // canary's live checks too: one query for both.
-    const { rows } = await db.query<CanaryRow & { checks: CheckRow[] }>(
-      `SELECT ca.id, ca.name, ca.namespace, ca.agent_id, ca.icon, ca.labels, ca.spec, ca.schedule,
-         coalesce((SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'name', c.name, 'spec', c.spec, 'labels', c.labels, 'status', c.status))
-                   FROM checks c WHERE c.canary_id = ca.id AND c.deleted_at IS NULL), '[]') AS checks
-       FROM canaries ca WHERE ca.id = $1 AND ca.deleted_at IS NULL`,
-      [resource.id],
-    );
-    if (rows[0]) await engine.runCanary({ ...rows[0], schedule: resource.schedule }, ctx, rows[0].checks);
-  });
+  // One read per run: the scheduling columns with what the run needs besides (labels, icon and
+  // the canary's live checks).
+  const canaries = resourceJobSource<ScheduledResource & CanaryRow & { checks: CheckRow[] }>(
+    db,
+    {
+      ...scheduledKind('canaries'),
+      columns: `r.icon, r.labels,
+        coalesce((SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'name', c.name, 'spec', c.spec, 'labels', c.labels, 'status', c.status))
+                  FROM checks c WHERE c.canary_id = r.id AND c.deleted_at IS NULL), '[]') AS checks`,
+    },
+    async ({ checks, ...canary }, ctx) => void (await engine.runCanary(canary, ctx, checks)),
+  );
   return [
     {
       name: canaries.name,

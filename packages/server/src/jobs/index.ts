@@ -14,7 +14,13 @@ export {
   type DeliveryContext,
 } from './event-queue.ts';
 export { Scheduler, type JobSource, type ScheduledJob } from './scheduler.ts';
-export { runJob } from './job-history.ts';
+export { runJob, type JobContext } from './job-history.ts';
+export {
+  resourceJobSource,
+  type ResourceRunner,
+  type ResourceSourceOptions,
+  type ScheduledResource,
+} from './resource-source.ts';
 
 export interface EnginesOptions {
   workers: number;

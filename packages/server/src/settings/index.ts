@@ -7,8 +7,7 @@ import { localAgentJobSource, markLocalAgentSeen } from './local-agent.ts';
 import { validateSettingsWrite } from './validate.ts';
 import type { WriteRegistration } from '../pgrest/index.ts';
 
-export { resourceJobSource, type ResourceRunner, type ScheduledResource } from './job-source.ts';
-export { SETTINGS_KINDS } from './kinds.ts';
+export { SETTINGS_KINDS, scheduledKind } from './kinds.ts';
 
 /**
  * Writes to every settings table are checked against the kind's schema before the SQL

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 import type { Db } from '../../src/db/index.ts';
-import { resourceJobSource, type ScheduledResource } from '../../src/settings/index.ts';
+import { resourceJobSource, type ScheduledResource } from '../../src/jobs/index.ts';
+import { scheduledKind } from '../../src/settings/index.ts';
 
 /**
  * Writes through /api/db reach the scheduler at once: a created canary is scheduled and runs (its
@@ -22,7 +23,7 @@ for (const driver of testDrivers()) {
       db = await driver.open();
       ({ app, url } = await startApp(db, { authMode: 'none' }));
       app.engines.scheduler.addSource(
-        resourceJobSource(db, 'canaries', async (canary, ctx) => {
+        resourceJobSource(db, scheduledKind('canaries'), async (canary, ctx) => {
           runs.push(canary);
           const checks = Object.values(canary.spec).filter(Array.isArray).flat();
           if (canary.spec.fail) ctx.error(new Error(`canary ${canary.name} told to fail`));
@@ -31,7 +32,7 @@ for (const driver of testDrivers()) {
       );
       // the other scheduled kinds, with runners that do nothing: their scheduling is what counts
       for (const table of ['config_scrapers', 'topologies'] as const) {
-        app.engines.scheduler.addSource(resourceJobSource(db, table, async (_row, ctx) => ctx.success(0)));
+        app.engines.scheduler.addSource(resourceJobSource(db, scheduledKind(table), async (_row, ctx) => ctx.success(0)));
       }
       await app.engines.start();
     });
