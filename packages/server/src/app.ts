@@ -16,6 +16,7 @@ import { connectionRoutes } from './connections/routes.ts';
 import { SecretBox } from './connections/secret-box.ts';
 import { resolveSecretKey } from './connections/secret-key.ts';
 import { connectionWrites } from './connections/index.ts';
+import { createPropertiesService, propertiesRoutes } from './properties/index.ts';
 import { propertyWriteRoutes } from './properties/routes.ts';
 import { registerSettings, settingsWrites } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
@@ -178,8 +179,16 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.smtpFrom }, app.log);
   app.addHook('onClose', async () => mailer.close());
 
-  // First: sessions, the access guard every later route inherits, feature flags (auth/README.md).
-  const auth = await registerAuth(app, { config, db, exposed: exposedTables, box, mailer });
+  // Feature flags: the database's, overlaid by WATCHDECK_PROPERTIES; the guard reads them.
+  const properties = createPropertiesService(db, config.localProperties);
+
+  // First: sessions and the access guard every later route inherits (auth/README.md).
+  const auth = await registerAuth(app, { config, db, exposed: exposedTables, box, mailer, properties });
+
+  // The flag routes: anonymous callers read the '*.disable' flags (the web app needs them before
+  // sign-in), writes need the properties permission (properties/).
+  propertiesRoutes(app, properties, async (req) => (await auth.resolveCaller(req).catch(() => null)) !== null);
+  propertyWriteRoutes(app, { db, properties, local: config.localProperties });
 
   app.get('/api/about', { config: PUBLIC }, async () => ({ Version: version }));
 
@@ -210,7 +219,6 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       );
   });
   await app.register(connectionRoutes, { db, box });
-  propertyWriteRoutes(app, { db, properties: auth.properties, local: config.localProperties });
 
   registerHealth(app, { db, box, retentionDays: config.checkStatusRetentionDays, engine: { sandbox } });
   registerIncidents(app, { db, box, mailer, config });

@@ -6,7 +6,7 @@ import type { Db } from '../db/index.ts';
 import type { ExposedTables } from '../db/exposed.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { WriteRegistration } from '../pgrest/index.ts';
-import { createPropertiesService, propertiesRoutes, type PropertiesService } from '../properties/index.ts';
+import type { PropertiesService } from '../properties/index.ts';
 import { createTableAuthorizer } from './authorize-table.ts';
 import { ensureSystemPerson, memoCaller, type Caller } from './caller.ts';
 import type { AuthContext } from './context.ts';
@@ -28,7 +28,7 @@ export { redactUrl } from './http.ts';
 /**
  * Identity and access for the whole app. Call it first in buildApp, before any other route: it
  * installs the cookie parser, the guard every later route inherits, the identity provider's
- * routes, whoami, access tokens, user administration and GET /api/properties.
+ * routes, whoami, access tokens and user administration.
  */
 export interface DeclaredRoute {
   method: string | string[];
@@ -46,7 +46,6 @@ declare module 'fastify' {
 export interface AuthSetup {
   /** pass to restPlugin as `authorize` */
   authorizeTable: ReturnType<typeof createTableAuthorizer>;
-  properties: PropertiesService;
   provider: IdentityProvider;
   resolveCaller(req: FastifyRequest): Promise<Caller | null>;
   /** pass to restPlugin with the other areas' `writes` */
@@ -64,9 +63,17 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 
 export async function registerAuth(
   app: FastifyInstance,
-  deps: { config: Config; db: Db; exposed: ExposedTables; box: SecretSealer; mailer: Mailer },
+  deps: {
+    config: Config;
+    db: Db;
+    exposed: ExposedTables;
+    box: SecretSealer;
+    mailer: Mailer;
+    /** the feature flags: a disabled feature's routes and tables answer 404 */
+    properties: PropertiesService;
+  },
 ): Promise<AuthSetup> {
-  const { config, db, box } = deps;
+  const { config, db, box, properties } = deps;
   if (!app.hasDecorator('parseCookie')) await app.register(fastifyCookie);
   app.decorateRequest('caller', null);
 
@@ -78,7 +85,6 @@ export async function registerAuth(
     box,
   };
   await sealPlainTotpSecrets(db, box, app.log);
-  const properties = createPropertiesService(db, config.localProperties);
   const provider = config.authMode === 'none' ? noneProvider() : ownProvider(ctx);
   if (config.authMode === 'none') {
     await ensureSystemPerson(db);
@@ -170,8 +176,6 @@ export async function registerAuth(
     userRoutes(identity, ctx);
   });
 
-  propertiesRoutes(app, properties, async (req) => (await resolveCaller(req).catch(() => null)) !== null);
-
   const prune = () => void pruneExpired(db).catch((err) => app.log.warn({ err }, 'auth: pruning failed'));
   const timer = setInterval(prune, PRUNE_EVERY_MS);
   timer.unref();
@@ -181,7 +185,6 @@ export async function registerAuth(
 
   return {
     authorizeTable: createTableAuthorizer({ exposed: deps.exposed, isFeatureDisabled: properties.isDisabled }),
-    properties,
     provider,
     resolveCaller,
     // a committed write to them drops the cached callers before it is answered, so the change
