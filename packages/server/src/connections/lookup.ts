@@ -1,7 +1,7 @@
 import { isValueReference } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
 import type { SecretBox } from './secret-box.ts';
-import type { PlainConnection } from './testers.ts';
+import type { PlainConnection } from './testers/index.ts';
 
 /**
  * Connections for other areas' outbound calls (incident responders, lookups): found by id, by name

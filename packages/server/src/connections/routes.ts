@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { needs } from '../auth/index.ts';
 import { SecretBox } from './secret-box.ts';
-import { NotImplementedError, redactSecrets, testConnection, type PlainConnection } from './testers.ts';
+import { NotImplementedError, redactSecrets, testConnection, type PlainConnection } from './testers/index.ts';
 
 export interface ConnectionsDeps {
   db: Db;

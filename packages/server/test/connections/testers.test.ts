@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { testConnection, NotImplementedError, redactSecrets, type PlainConnection } from '../../src/connections/testers.ts';
+import { testConnection, NotImplementedError, redactSecrets, type PlainConnection } from '../../src/connections/testers/index.ts';
 import { SecretBox } from '../../src/connections/secret-box.ts';
 
 // Real peers on this machine: PostgreSQL (TEST_DATABASE_URL), MariaDB and Redis when they answer,

@@ -9,7 +9,7 @@ import type { Queryable } from '../../db/index.ts';
 import type { ConsumedEvent, DeliveryContext } from '../../jobs/index.ts';
 import type { Mailer } from '../../mail/index.ts';
 import type { SecretBox } from '../../connections/secret-box.ts';
-import { redactSecrets } from '../../connections/testers.ts';
+import { redactSecrets } from '../../connections/testers/index.ts';
 import {
   ConnectionLookupError,
   connectionById,
