@@ -8,7 +8,7 @@ import {
   scheduleInSpec,
   valuesFromCode,
   withSpecSchedule,
-} from '../src/features/settings-resources/components/form-model.ts';
+} from '../src/components/settings-form/form-model.ts';
 import { resourceConfig } from '../src/features/settings-resources/resources.ts';
 
 const canaries = resourceConfig('canaries');

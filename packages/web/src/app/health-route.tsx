@@ -7,7 +7,7 @@ import { useCan } from '../lib/session.tsx';
 // opens: /health's first rows must not wait for an editor nobody asked for yet.
 const CanaryForm = lazy(async () => {
   const [{ ResourceForm }, { resourceConfig }] = await Promise.all([
-    import('../features/settings-resources/components/resource-form.tsx'),
+    import('../components/settings-form/resource-form.tsx'),
     import('../features/settings-resources/resources.ts'),
   ]);
   const config = resourceConfig('canaries');
@@ -19,8 +19,8 @@ const CanaryForm = lazy(async () => {
 });
 
 /**
- * /health composed with the settings area's canary spec form for its add-check dialog (features
- * never import each other; app/ puts them together). The same form edits a canary on
+ * /health composed with the settings resource form (components/) set up for canaries, the
+ * settings area's kind, for its add-check dialog (app/ composes features). The same form edits a canary on
  * /settings/canaries/{id}, where the drawer's Edit link goes.
  */
 export function HealthRoute() {

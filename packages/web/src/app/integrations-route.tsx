@@ -1,15 +1,14 @@
 import { IntegrationsPage } from '../features/integrations/routes/integrations-page.tsx';
 import { IntegrationDetailPage } from '../features/integrations/routes/integration-detail-page.tsx';
 import type { RenderIntegrationForm, RenderJobHistory } from '../features/integrations/types.ts';
-import { ResourceForm } from '../features/settings-resources/components/resource-form.tsx';
-import { ResourceJobHistory } from '../features/settings-resources/components/resource-job-history.tsx';
+import { ResourceJobHistory } from '../components/job-history/index.ts';
+import { ResourceForm, type SettingsRow } from '../components/settings-form/index.ts';
 import { resourceConfig } from '../features/settings-resources/resources.ts';
-import type { SettingsRow } from '../features/settings-resources/api/types.ts';
 import { useSession } from '../lib/session.tsx';
 
 /**
- * The integrations screens composed with the settings area's spec form and Job History tab
- * (features never import each other; app/ puts them together). Topologies, scrapers and log
+ * The integrations screens composed with the settings resource form and Job History tab
+ * (components/) and the settings area's resource kinds (app/ composes features). Topologies, scrapers and log
  * backends are edited with the same form here as on their own settings pages.
  */
 function useIntegrationForm(): RenderIntegrationForm {

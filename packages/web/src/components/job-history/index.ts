@@ -9,3 +9,4 @@ export {
   type JobHistoryTableProps,
 } from './job-history-table.tsx';
 export { useJobHistory, jobHistoryQueryKey, type JobHistoryQuery } from './use-job-history.ts';
+export { ResourceJobHistory } from './resource-job-history.tsx';

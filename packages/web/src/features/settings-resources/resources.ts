@@ -1,41 +1,11 @@
+import type { SettingsFormField, SettingsResourceConfig } from '../../components/settings-form/index.ts';
+
 /**
  * The generic settings resources (seed 002 section 2.8): one entry per table, saying how its list
  * reads, which columns it hides, which form fields it has and which tabs its detail page shows.
  * Kept free of React so app/routes.ts can register one list and one detail route per table.
  */
-export type FormField = 'icon' | 'namespace' | 'labels' | 'schedule' | 'spec';
-export type DetailTab = 'spec' | 'manageTeam' | 'jobHistory';
-
-export interface SettingsResourceConfig {
-  table: string;
-  /** singular, as in 'Add {resource name}' */
-  name: string;
-  /** plural, the breadcrumb */
-  title: string;
-  /** where the list and detail live */
-  basePath: string;
-  /** RBAC resource: read for the route, write for add / Save / Update / Delete */
-  resource: string;
-  features: readonly string[];
-  /** seed 000 section 7: incident_rules use the plain table, the others their _with_status view */
-  listFrom: string;
-  hiddenColumns: readonly string[];
-  /** spec schema at /api/schemas/<kind>.schema.json; no kind = a generic (Code tab) resource */
-  schemaKind?: string;
-  /** Form tab fields besides Name (and the read-only Source) */
-  fields: readonly FormField[];
-  /** generic resources: the columns the Code tab edits */
-  codeFields?: readonly string[];
-  /** of those, the ones a save needs (seed 002 section 5: a notification rule needs events) */
-  requiredCodeFields?: readonly string[];
-  /** the submit button of a new resource (default Save); an existing one's is Update */
-  addLabel?: string;
-  /** the submit button is disabled while the form is invalid (log backends, topologies) */
-  disableSubmitWhileInvalid?: boolean;
-  tabs: readonly DetailTab[];
-}
-
-const SCHEDULED: readonly FormField[] = ['icon', 'namespace', 'labels', 'schedule', 'spec'];
+const SCHEDULED: readonly SettingsFormField[] = ['icon', 'namespace', 'labels', 'schedule', 'spec'];
 
 export const SETTINGS_RESOURCES: readonly SettingsResourceConfig[] = [
   {
@@ -155,18 +125,6 @@ export const resourceConfig = (table: string): SettingsResourceConfig => {
   if (!c) throw new Error(`unknown settings table ${table}`);
   return c;
 };
-
-/** Schedule choices of the settings select (seed 002 section 9). */
-export const SCHEDULE_OPTIONS = [
-  '@every 30s',
-  '@every 1m',
-  '@every 5m',
-  '@every 30m',
-  '@hourly',
-  '@every 6h',
-  '@daily',
-  '@weekly',
-] as const;
 
 /** Scraper spec types and their icons (seed 002 section 2.8). */
 export const SCRAPER_TYPE_ICONS: Record<string, string> = {

@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
 import { JobDetailsModal, JobStatusBadge, initialTab } from '../../../components/job-history/index.ts';
 import { formatDateTime, formatRelative } from '../../../lib/format.ts';
-import { NO_RESOURCES_MESSAGE } from './messages.ts';
+import { NO_RESOURCES_MESSAGE, rowName, type SettingsRow } from '../../../components/settings-form/index.ts';
 import { ResourceIcon } from './resource-icon.tsx';
-import { rowName, type SettingsRow } from '../api/types.ts';
 import { SCRAPER_TYPE_ICONS } from '../resources.ts';
 
 /** A scraper without an icon shows the icon of its spec type (seed 002 section 2.8). */

@@ -5,13 +5,17 @@ import { PageTitle } from '../../../components/ui/page-title.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useCan } from '../../../lib/session.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { useSettingsItem } from '../api/use-settings.ts';
-import { rowName } from '../api/types.ts';
-import { ResourceForm } from '../components/resource-form.tsx';
-import { ResourceJobHistory } from '../components/resource-job-history.tsx';
+import { ResourceJobHistory } from '../../../components/job-history/index.ts';
+import {
+  NO_RESOURCES_MESSAGE,
+  ResourceForm,
+  rowName,
+  type DetailTab,
+  type SettingsResourceConfig,
+} from '../../../components/settings-form/index.ts';
+import { useSettingsItem } from '../api/use-settings-item.ts';
 import { ResourceIcon } from '../components/resource-icon.tsx';
-import { NO_RESOURCES_MESSAGE } from '../components/messages.ts';
-import { resourceConfig, type DetailTab, type SettingsResourceConfig } from '../resources.ts';
+import { resourceConfig } from '../resources.ts';
 import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
 
 const TAB_LABELS: Record<DetailTab, string> = { spec: 'Spec', manageTeam: 'Members', jobHistory: 'Job History' };

@@ -5,10 +5,10 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { PageTitle } from '../../../components/ui/page-title.tsx';
 import { useCan } from '../../../lib/session.tsx';
-import { useSettingsList } from '../api/use-settings.ts';
-import { ResourceForm } from '../components/resource-form.tsx';
+import { ResourceForm, type SettingsResourceConfig } from '../../../components/settings-form/index.ts';
+import { useSettingsList } from '../api/use-settings-list.ts';
 import { ResourceTable } from '../components/resource-table.tsx';
-import { resourceConfig, type SettingsResourceConfig } from '../resources.ts';
+import { resourceConfig } from '../resources.ts';
 import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
 
 /**

@@ -2,17 +2,16 @@ import { useId, useRef, useState } from 'react';
 import { Controller, FormProvider, useForm, useWatch, type Path } from 'react-hook-form';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Trash2 } from 'lucide-react';
-import { CodeEditor, useJsonSchema } from '../../../components/code-editor/index.ts';
-import { FIELD_REQUIRED_MESSAGE, FormField, TextField, inputClass } from '../../../components/forms/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { errorMessage } from '../../../lib/http.ts';
-import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { useWhoami } from '../../../lib/session.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { useSettingsMutations } from '../api/use-settings.ts';
-import { rowName, type SettingsRow } from '../api/types.ts';
-import { SCHEDULE_OPTIONS, type SettingsResourceConfig } from '../resources.ts';
+import { CodeEditor, useJsonSchema } from '../code-editor/index.ts';
+import { FIELD_REQUIRED_MESSAGE, FormField, TextField, inputClass } from '../forms/index.ts';
+import { Button } from '../ui/button.tsx';
+import { Modal } from '../ui/modal.tsx';
+import { errorMessage } from '../../lib/http.ts';
+import { toastError, toastSuccess } from '../../lib/toast.ts';
+import { useWhoami } from '../../lib/session.tsx';
+import { cn } from '../../lib/cn.ts';
+import { useSettingsMutations } from './use-settings-mutations.ts';
+import { SCHEDULE_OPTIONS, rowName, type SettingsResourceConfig, type SettingsRow } from './types.ts';
 import {
   CODE_YAML_MESSAGE,
   LABELS_JSON_MESSAGE,

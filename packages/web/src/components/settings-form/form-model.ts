@@ -1,6 +1,5 @@
 import { parse, parseDocument, stringify } from 'yaml';
-import type { SettingsResourceConfig } from '../resources.ts';
-import type { SettingsRow } from '../api/types.ts';
+import type { SettingsResourceConfig, SettingsRow } from './types.ts';
 
 /** The spec form's values: documents are edited as text (labels JSON, spec YAML, the Code tab). */
 export interface ResourceFormValues {

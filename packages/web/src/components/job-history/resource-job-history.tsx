@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react';
 import type { TriStateMap } from '@watchdeck/core';
-import { TriStateFilter } from '../../../components/filters/index.ts';
-import { JOB_STATUSES, JobHistoryTable, useJobHistory } from '../../../components/job-history/index.ts';
-import { TimeRangePicker, pastRange, resolveTimeRange, type TimeRange } from '../../../components/time-range/index.ts';
-import type { SortParam } from '../../../lib/url-state.ts';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+import { TriStateFilter } from '../filters/index.ts';
+import { JOB_STATUSES } from './job-status.tsx';
+import { JobHistoryTable } from './job-history-table.tsx';
+import { useJobHistory } from './use-job-history.ts';
+import { TimeRangePicker, pastRange, resolveTimeRange, type TimeRange } from '../time-range/index.ts';
+import type { SortParam } from '../../lib/url-state.ts';
+import { ErrorAlert } from '../ui/error-alert.tsx';
 
 /** The per-resource tab's defaults (seed 002 section 9): last 2 days, 150 a page, SUCCESS excluded. */
 const DEFAULT_RANGE = pastRange('2d');
@@ -13,7 +15,10 @@ const DEFAULT_STATUS: TriStateMap = { SUCCESS: -1 };
 const DEFAULT_SORT: SortParam[] = [{ id: 'created_at', desc: true }];
 const STATUS_OPTIONS = JOB_STATUSES.map((s) => ({ value: s }));
 
-/** Job History tab of a settings resource: its runs (resource_id equals the resource's id). */
+/**
+ * Job History tab of a settings resource or an integration: its runs (resource_id equals the
+ * resource's id).
+ */
 export function ResourceJobHistory({ resourceId }: { resourceId: string }) {
   const [range, setRange] = useState<TimeRange>(DEFAULT_RANGE);
   const [status, setStatus] = useState<TriStateMap>(DEFAULT_STATUS);
