@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useLocation, useNavigate, useNavigation, useSearchParams } from 'react-router';
-import { createFlow, getFlow, submitFlow } from './flows.ts';
+import { createFlow } from './create-flow.ts';
+import { getFlow } from './get-flow.ts';
+import { submitFlow } from './submit-flow.ts';
 import { decideFlowError } from './flow-errors.ts';
 import { isFlow, type Flow, type FlowResult, type FlowType } from './flow-types.ts';
 import { resolveRedirect } from './redirects.ts';

@@ -11,7 +11,9 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useWhoami } from '../../../lib/session.tsx';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { useAccessTokens, useCreateAccessToken, useRevokeAccessToken, type AccessToken } from '../api/tokens.ts';
+import { useAccessTokens, type AccessToken } from '../api/use-access-tokens.ts';
+import { useCreateAccessToken } from '../api/use-create-access-token.ts';
+import { useRevokeAccessToken } from '../api/use-revoke-access-token.ts';
 
 /** Lifetimes offered for a new token; the server takes any duration. */
 export const TOKEN_LIFETIMES = [

@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { logout } from '../api/flows.ts';
+import { logout } from '../api/logout.ts';
 import { hasGroup, inputNode } from '../api/flow-nodes.ts';
 import { isFlow, type UiGroup } from '../api/flow-types.ts';
 import { redirectOf } from '../api/redirects.ts';

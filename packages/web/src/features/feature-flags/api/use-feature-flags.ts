@@ -1,8 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { propertiesSchema } from '@watchdeck/core';
 import { db, unwrap } from '../../../lib/api.ts';
-import { apiGet, apiRequest } from '../../../lib/http.ts';
-import { propertiesQuery } from '../../../lib/session.tsx';
+import { apiGet } from '../../../lib/http.ts';
 
 /** A feature flag as the page shows it (seed 002 section 3 "Feature flag"). */
 export interface FeatureFlag {
@@ -47,36 +46,4 @@ export function useFeatureFlags() {
       return [...local, ...stored].sort((a, b) => a.name.localeCompare(b.name) || (a.source === 'local' ? -1 : 1));
     },
   });
-}
-
-export interface FeatureFlagInput {
-  name: string;
-  value: string;
-  description: string;
-}
-
-/**
- * POST /api/properties, PATCH and DELETE /api/properties/{name}. The session's flags are
- * reloaded afterwards, so a feature switched off disappears from the app at once.
- */
-export function useFeatureFlagMutations() {
-  const qc = useQueryClient();
-  const refresh = () => {
-    void qc.invalidateQueries({ queryKey: featureFlagsKey });
-    void qc.invalidateQueries({ queryKey: propertiesQuery.queryKey });
-  };
-  const path = (name: string) => `/properties/${encodeURIComponent(name)}`;
-  const create = useMutation({
-    mutationFn: (f: FeatureFlagInput) => apiRequest('/properties', { method: 'POST', body: f }),
-    onSuccess: refresh,
-  });
-  const update = useMutation({
-    mutationFn: (f: FeatureFlagInput) => apiRequest(path(f.name), { method: 'PATCH', body: { value: f.value, description: f.description } }),
-    onSuccess: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: (name: string) => apiRequest(path(name), { method: 'DELETE' }),
-    onSuccess: refresh,
-  });
-  return { create, update, remove };
 }

@@ -5,7 +5,8 @@ import { TextAreaField, TextField } from '../../../components/forms/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { useFeatureFlagMutations, type FeatureFlag, type FeatureFlagInput } from '../api/use-feature-flags.ts';
+import { useFeatureFlagMutations, type FeatureFlagInput } from '../api/use-feature-flag-mutations.ts';
+import type { FeatureFlag } from '../api/use-feature-flags.ts';
 import { FEATURE_FLAG_MESSAGES } from '../messages.ts';
 
 export interface FeatureFlagFormProps {

@@ -1,6 +1,5 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { db, unwrap } from '../../../lib/api.ts';
-import { apiPost } from '../../../lib/http.ts';
 import type { CheckSummary } from './types.ts';
 
 /** A playbook as the Playbooks dropdown needs it. */
@@ -54,13 +53,5 @@ export function usePlaybooksForCheck(check: CheckSummary | undefined, enabled: b
     enabled: enabled && !!check,
     select: (list: PlaybookOption[]) =>
       check ? list.filter((p) => (p.spec?.checks ?? []).some((sel) => selectorMatches(sel, check))) : [],
-  });
-}
-
-/** POST /api/playbook/run (seed 000 section 7): the run request; the reply holds run_id. */
-export function useRunPlaybook() {
-  return useMutation({
-    mutationFn: (req: { id: string; check_id: string; params: Record<string, string> }) =>
-      apiPost<{ run_id: string }>('/api/playbook/run', req),
   });
 }

@@ -19,8 +19,11 @@ import { cn } from '../../../lib/cn.ts';
 import { useWhoami } from '../../../lib/session.tsx';
 import { toastError } from '../../../lib/toast.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced.ts';
-import { usePeople, useResponderInstances, useResponderOptions, useTeams } from '../api/lookups.ts';
-import { createResponder } from '../api/writes.ts';
+import { usePeople } from '../api/use-people.ts';
+import { useResponderInstances } from '../api/use-responder-instances.ts';
+import { useResponderOptions } from '../api/use-responder-options.ts';
+import { useTeams } from '../api/use-teams.ts';
+import { createResponder } from '../api/create-responder.ts';
 import type { IncidentDetail, TeamRef } from '../api/types.ts';
 import { CONNECTIONS_ROUTE, RESPONDER_MESSAGES, noConnectionMessage } from '../lib/messages.ts';
 

@@ -3,7 +3,7 @@ import { Avatar } from '../../../components/ui/avatar.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatDateTime, formatRelative } from '../../../lib/format.ts';
 import { mentionsAsText } from '@watchdeck/core';
-import { useHistory } from '../api/detail.ts';
+import { useHistory } from '../api/use-history.ts';
 import type { HistoryEntry } from '../api/types.ts';
 import { NO_TITLE } from '../lib/display.ts';
 

@@ -6,7 +6,7 @@ import { SelectField, TextAreaField, TextField, requiredText, FIELD_REQUIRED_MES
 import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { useBusy } from '../../../lib/use-busy.ts';
-import { createIncident } from '../api/writes.ts';
+import { createIncident } from '../api/create-incident.ts';
 import { SEVERITY_LABELS, STATUS_LABELS, TYPE_LABELS } from '../lib/display.ts';
 
 /**

@@ -7,7 +7,9 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useWhoami } from '../../../lib/session.tsx';
 import { toastError } from '../../../lib/toast.ts';
 import { useBusy } from '../../../lib/use-busy.ts';
-import { createHypothesis, deleteHypotheses, updateHypothesis } from '../api/writes.ts';
+import { createHypothesis } from '../api/create-hypothesis.ts';
+import { deleteHypotheses } from '../api/delete-hypotheses.ts';
+import { updateHypothesis } from '../api/update-hypothesis.ts';
 import type { Hypothesis } from '../api/types.ts';
 import { HYPOTHESIS_TYPE_LABELS, NO_TITLE } from '../lib/display.ts';
 

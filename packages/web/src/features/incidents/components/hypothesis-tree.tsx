@@ -12,7 +12,7 @@ import {
 import { cn } from '../../../lib/cn.ts';
 import { toastError } from '../../../lib/toast.ts';
 import { useDebouncedCallback } from '../../../lib/use-debounced.ts';
-import { updateHypothesis } from '../api/writes.ts';
+import { updateHypothesis } from '../api/update-hypothesis.ts';
 import type { Comment, Hypothesis } from '../api/types.ts';
 import {
   CHILD_TYPE,

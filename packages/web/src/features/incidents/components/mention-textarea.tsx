@@ -3,7 +3,7 @@ import { mentionMarkup, type Mention } from '@watchdeck/core';
 import { Avatar } from '../../../components/ui/avatar.tsx';
 import { inputClass } from '../../../components/forms/index.ts';
 import { cn } from '../../../lib/cn.ts';
-import type { PersonOption } from '../api/lookups.ts';
+import type { PersonOption } from '../api/use-people.ts';
 
 const MAX_SUGGESTIONS = 8;
 

@@ -11,7 +11,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toastFailure, toastSuccess } from '../../../lib/toast.ts';
-import { updateIncidentStatus } from '../api/writes.ts';
+import { updateIncidentStatus } from '../api/update-incident-status.ts';
 import type { Evidence } from '../api/types.ts';
 import { STATUS_LABELS } from '../lib/display.ts';
 import { EVIDENCE_TYPE_LABELS, evidenceTitle } from '../lib/evidence.ts';

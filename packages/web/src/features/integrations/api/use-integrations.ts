@@ -1,7 +1,6 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isUuid } from '../../../lib/ids.ts';
-import { db, unwrap, unwrapWithCount } from '../../../lib/api.ts';
-import type { IntegrationResource, IntegrationTable, IntegrationType } from '../types.ts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { db, unwrapWithCount } from '../../../lib/api.ts';
+import type { IntegrationType } from '../types.ts';
 
 /** A row of integrations_with_status (seed 002 section 3 "Integration list row"). */
 export interface IntegrationRow {
@@ -55,24 +54,4 @@ export function useIntegrations(q: IntegrationsQuery) {
       return unwrapWithCount(result as never) as { rows: IntegrationRow[]; total: number };
     },
   });
-}
-
-/** GET /{table}?id=eq.{id} (not deleted); null when there is none. */
-export function useIntegrationResource(table: IntegrationTable | undefined, id: string) {
-  return useQuery({
-    queryKey: [...integrationsKey, 'item', table, id],
-    enabled: !!table,
-    queryFn: async ({ signal }) => {
-      if (!isUuid(id)) return null;
-      const rows = unwrap(
-        await db.from(table!).select('*').eq('id', id).is('deleted_at', null).abortSignal(signal),
-      ) as IntegrationResource[];
-      return rows[0] ?? null;
-    },
-  });
-}
-
-export function useRefreshIntegrations() {
-  const qc = useQueryClient();
-  return () => void qc.invalidateQueries({ queryKey: integrationsKey });
 }

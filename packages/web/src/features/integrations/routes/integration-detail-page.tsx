@@ -3,7 +3,8 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
 import { PageTitle } from '../../../components/ui/page-title.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useIntegrationResource, useRefreshIntegrations } from '../api/use-integrations.ts';
+import { useIntegrationResource } from '../api/use-integration-resource.ts';
+import { useRefreshIntegrations } from '../api/use-refresh-integrations.ts';
 import {
   INTEGRATION_TABLES,
   INTEGRATION_TYPE_LABELS,

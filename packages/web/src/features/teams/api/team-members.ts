@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { db, unwrap } from '../../../lib/api.ts';
 
 /**
@@ -23,9 +23,6 @@ export interface TeamMember {
 
 export const teamMembersKey = (teamId: string) => ['teams', teamId, 'members'] as const;
 
-/** Everyone the picker can offer; people are few enough to filter in the browser. */
-export const PEOPLE_LIMIT = 1000;
-
 export const teamMembersQuery = (teamId: string) =>
   queryOptions({
     queryKey: teamMembersKey(teamId),
@@ -45,41 +42,3 @@ export const teamMembersQuery = (teamId: string) =>
   });
 
 export const useTeamMembers = (teamId: string) => useQuery(teamMembersQuery(teamId));
-
-export function usePeople(enabled: boolean) {
-  return useQuery({
-    queryKey: ['people', 'pickable'],
-    enabled,
-    queryFn: async ({ signal }) =>
-      unwrap(
-        await db
-          .from('people')
-          .select('id,name,email,avatar')
-          .eq('type', 'person')
-          .is('deleted_at', null)
-          .order('name')
-          .limit(PEOPLE_LIMIT)
-          .abortSignal(signal),
-      ) as Person[],
-  });
-}
-
-export function useAddMembers(teamId: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (personIds: string[]) => {
-      unwrap(await db.from('team_members').insert(personIds.map((person_id) => ({ team_id: teamId, person_id }))));
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: teamMembersKey(teamId) }),
-  });
-}
-
-export function useRemoveMember(teamId: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (personId: string) => {
-      unwrap(await db.from('team_members').delete().eq('team_id', teamId).eq('person_id', personId));
-    },
-    onSettled: () => qc.invalidateQueries({ queryKey: teamMembersKey(teamId) }),
-  });
-}

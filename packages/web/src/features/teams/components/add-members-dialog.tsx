@@ -6,7 +6,8 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { inputClass } from '../../../components/forms/index.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { useAddMembers, usePeople } from '../api/team-members.ts';
+import { useAddMembers } from '../api/use-add-members.ts';
+import { usePeople } from '../api/use-people.ts';
 import { addedMessage } from './messages.ts';
 
 /** Pick people who are not members yet and add them in one request. */

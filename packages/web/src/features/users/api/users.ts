@@ -1,5 +1,5 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AccessTokenRecord, EditUserInput, InviteUserInput, UserRecord } from '@watchdeck/core';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { UserRecord } from '@watchdeck/core';
 import { apiRequest } from '../../../lib/http.ts';
 
 /**
@@ -29,58 +29,4 @@ export const usersQuery = (pageIndex: number, pageSize: number) =>
 export function useUsers(pageIndex: number, pageSize: number) {
   // keep the current page on screen while the next one loads
   return useQuery({ ...usersQuery(pageIndex, pageSize), placeholderData: keepPreviousData });
-}
-
-/** POST /api/auth/invite_user -> {id, link}: the link signs the invitee in to choose a password. */
-export function useInviteUser() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (input: InviteUserInput) =>
-      apiRequest<{ id: string; link: string }>('/auth/invite_user', { method: 'POST', body: input }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: usersKeys.all }),
-  });
-}
-
-export function useUpdateUser() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, ...patch }: Partial<EditUserInput> & { id: string }) =>
-      apiRequest<UserRecord>(`/auth/users/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: usersKeys.all }),
-  });
-}
-
-export function useDeleteUser() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiRequest<void>(`/auth/users/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: usersKeys.all }),
-  });
-}
-
-export const fullName = (u: Pick<UserRecord, 'name'>) => `${u.name.first} ${u.name.last}`.trim();
-
-/**
- * An administrator's view of one user's personal access tokens (GET/DELETE
- * /api/auth/users/:id/tokens): names, roles and dates, never the token values.
- */
-export const userTokensKey = (id: string) => ['users', 'tokens', id] as const;
-
-export function useUserTokens(id: string) {
-  return useQuery({
-    queryKey: userTokensKey(id),
-    queryFn: ({ signal }) =>
-      apiRequest<AccessTokenRecord[]>(`/auth/users/${encodeURIComponent(id)}/tokens`, { signal }),
-  });
-}
-
-export function useRevokeUserToken(id: string) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (tokenId: string) =>
-      apiRequest<void>(`/auth/users/${encodeURIComponent(id)}/tokens/${encodeURIComponent(tokenId)}`, {
-        method: 'DELETE',
-      }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: userTokensKey(id) }),
-  });
 }

@@ -2,7 +2,8 @@ import type { UserRecord } from '@watchdeck/core';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { fullName, useDeleteUser } from '../api/users.ts';
+import { fullName } from '../api/full-name.ts';
+import { useDeleteUser } from '../api/use-delete-user.ts';
 
 export const DELETE_USER_TITLE = 'Delete User ?';
 export const USER_DELETED_MESSAGE = 'user deleted successfully';

@@ -3,7 +3,7 @@ import type { UserRecord } from '@watchdeck/core';
 import { Modal } from '../../../components/ui/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { useUpdateUser } from '../api/users.ts';
+import { useUpdateUser } from '../api/use-update-user.ts';
 import { applyServerErrors, UserForm, useUserForm, type UserFormValues } from './user-form.tsx';
 
 export const updatedMessage = (first: string, last: string) => `${first} ${last} updated successfully`;

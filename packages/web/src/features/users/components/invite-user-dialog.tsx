@@ -4,7 +4,7 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { copyToClipboard } from '../../../lib/clipboard.ts';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { useInviteUser } from '../api/users.ts';
+import { useInviteUser } from '../api/use-invite-user.ts';
 import { applyServerErrors, EMPTY_USER, UserForm, useUserForm, type UserFormValues } from './user-form.tsx';
 
 export const INVITED_MESSAGE = 'User has been invited successfully. Please share the link with the user.';

@@ -9,7 +9,9 @@ import { RelativeTime } from '../../../components/ui/relative-time.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { fullName, useRevokeUserToken, useUserTokens } from '../api/users.ts';
+import { fullName } from '../api/full-name.ts';
+import { useRevokeUserToken } from '../api/use-revoke-user-token.ts';
+import { useUserTokens } from '../api/user-tokens.ts';
 
 export const tokensTitle = (u: UserRecord) => `Access tokens of ${fullName(u)}`;
 export const tokenRevokedMessage = (name: string) => `${name} revoked`;

@@ -16,7 +16,8 @@ import { useSession } from '../../../../lib/session.tsx';
 import { useLinkTo } from '../../../../lib/known-routes.tsx';
 import { toastError, toastSuccess } from '../../../../lib/toast.ts';
 import { useRunCheck } from '../../api/run-check.ts';
-import { usePlaybooksForCheck, useRunPlaybook } from '../../api/playbooks.ts';
+import { usePlaybooksForCheck } from '../../api/playbooks.ts';
+import { useRunPlaybook } from '../../api/run-playbook.ts';
 import type { CheckSummary } from '../../api/types.ts';
 
 function PlaybooksMenu({ check }: { check: CheckSummary }) {

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { useLinkTo } from '../../../../lib/known-routes.tsx';
 import { DataTable, dataTableColumns } from '../../../../components/data-table/index.ts';
-import type { CheckRelationship } from '../../api/check-details.ts';
+import type { CheckRelationship } from '../../api/check-relationships.ts';
 
 const col = dataTableColumns<CheckRelationship>();
 

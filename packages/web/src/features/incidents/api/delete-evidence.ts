@@ -1,0 +1,5 @@
+import { db, unwrap } from '../../../lib/api.ts';
+
+export async function deleteEvidence(id: string) {
+  unwrap(await db.from('evidences').delete().eq('id', id));
+}

@@ -1,0 +1,6 @@
+import { db, unwrap } from '../../../lib/api.ts';
+
+/** Deletes hypotheses; their sub-hypotheses, comments and evidences go with them (one statement). */
+export async function deleteHypotheses(ids: string[]) {
+  unwrap(await db.from('hypotheses').delete().in('id', ids));
+}

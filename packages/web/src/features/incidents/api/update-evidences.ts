@@ -1,0 +1,8 @@
+import { db, unwrap } from '../../../lib/api.ts';
+
+export async function updateEvidences(
+  ids: string[],
+  patch: { definition_of_done?: boolean; done?: boolean; script?: string | null; description?: string },
+) {
+  unwrap(await db.from('evidences').update(patch).in('id', ids));
+}

@@ -1,0 +1,6 @@
+import { db, unwrap } from '../../../lib/api.ts';
+import type { HypothesisStatus } from '@watchdeck/core';
+
+export async function updateHypothesis(id: string, patch: { title?: string; status?: HypothesisStatus }) {
+  unwrap(await db.from('hypotheses').update(patch).eq('id', id));
+}
