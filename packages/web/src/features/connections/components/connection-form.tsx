@@ -15,7 +15,9 @@ import { Modal } from '../../../components/ui/modal.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
 import { useWhoami } from '../../../lib/session.tsx';
-import { useConnectionMutations } from '../api/use-connection-mutations.ts';
+import { useCreateConnection } from '../api/use-create-connection.ts';
+import { useUpdateConnection } from '../api/use-update-connection.ts';
+import { useDeleteConnection } from '../api/use-delete-connection.ts';
 import type { ConnectionRow } from '../api/use-connections.ts';
 import { useTestConnection } from '../api/test-connection.ts';
 import { CONNECTION_MESSAGES } from '../messages.ts';
@@ -123,7 +125,9 @@ function FieldInput({ field, disabled }: { field: ConnectionField; disabled: boo
 export function ConnectionForm({ def, row, canWrite, onSaved, onDeleted, onBack }: ConnectionFormProps) {
   const editing = !!row?.id && !!row.created_at;
   const form = useForm<ConnectionFormValues>({ mode: 'onTouched', defaultValues: initialFormValues(def, row) });
-  const { create, update, remove } = useConnectionMutations();
+  const create = useCreateConnection();
+  const update = useUpdateConnection();
+  const remove = useDeleteConnection();
   const tester = useTestConnection();
   const whoami = useWhoami();
   const [confirmDelete, setConfirmDelete] = useState(false);

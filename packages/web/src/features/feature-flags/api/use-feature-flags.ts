@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { propertiesSchema } from '@watchdeck/core';
 import { db, unwrap } from '../../../lib/api.ts';
 import { apiGet } from '../../../lib/http.ts';
+import { propertiesQuery } from '../../../lib/session.tsx';
 
 /** A feature flag as the page shows it (seed 002 section 3 "Feature flag"). */
 export interface FeatureFlag {
@@ -16,6 +17,15 @@ export interface FeatureFlag {
 }
 
 export const featureFlagsKey = ['feature-flags', 'list'] as const;
+
+/**
+ * After a write: the list and the session's flags are reloaded, so a feature switched off
+ * disappears from the app at once (not awaited: the write is done).
+ */
+export function refreshFeatureFlags(qc: QueryClient): void {
+  void qc.invalidateQueries({ queryKey: featureFlagsKey });
+  void qc.invalidateQueries({ queryKey: propertiesQuery.queryKey });
+}
 
 /** Most flags one list shows; a console has a handful to a few hundred. */
 const LIMIT = 1000;

@@ -5,7 +5,9 @@ import { TextAreaField, TextField } from '../../../components/forms/index.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { useFeatureFlagMutations, type FeatureFlagInput } from '../api/use-feature-flag-mutations.ts';
+import { useCreateFeatureFlag, type FeatureFlagInput } from '../api/use-create-feature-flag.ts';
+import { useUpdateFeatureFlag } from '../api/use-update-feature-flag.ts';
+import { useDeleteFeatureFlag } from '../api/use-delete-feature-flag.ts';
 import type { FeatureFlag } from '../api/use-feature-flags.ts';
 import { FEATURE_FLAG_MESSAGES } from '../messages.ts';
 
@@ -28,7 +30,9 @@ export function FeatureFlagForm({ flag, canWrite, onDone }: FeatureFlagFormProps
   const form = useForm<FeatureFlagInput>({
     defaultValues: { name: flag?.name ?? '', value: flag?.value ?? '', description: flag?.description ?? '' },
   });
-  const { create, update, remove } = useFeatureFlagMutations();
+  const create = useCreateFeatureFlag();
+  const update = useUpdateFeatureFlag();
+  const remove = useDeleteFeatureFlag();
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const busy = create.isPending || update.isPending;
