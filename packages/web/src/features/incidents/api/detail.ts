@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { db, unwrap } from '../../../lib/api.ts';
+import { isUuid } from '../../../lib/ids.ts';
 import type { Comment, HistoryEntry, IncidentDetail, Responder } from './types.ts';
 import { DETAIL_SELECT, HISTORY_SELECT, PERSON, RESPONDER_SELECT } from './selects.ts';
 
@@ -12,14 +13,13 @@ import { DETAIL_SELECT, HISTORY_SELECT, PERSON, RESPONDER_SELECT } from './selec
 
 export const incidentKey = (id: string) => ['incident', id] as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function useIncident(id: string) {
   return useQuery({
     queryKey: [...incidentKey(id), 'detail'],
     queryFn: async ({ signal }): Promise<IncidentDetail | null> => {
       // an id that cannot exist is not found, not a server error
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const rows = unwrap(
         await db
           .from('incidents')
