@@ -4,6 +4,9 @@ import { SIGNED_IN } from '../auth/index.ts';
 import { SETTINGS_KINDS } from './kinds.ts';
 import { specJsonSchema } from './schemas.ts';
 import { localAgentJobSource, markLocalAgentSeen } from './local-agent.ts';
+import { z } from 'zod';
+import { sendError } from '../http/errors.ts';
+import { noQuery, typed } from '../http/validation.ts';
 
 export { resourceJobSource, type ResourceRunner, type ScheduledResource } from './job-source.ts';
 export { SETTINGS_KINDS } from './kinds.ts';
@@ -24,6 +27,8 @@ function dbTable(url: string): string | undefined {
  * soft-deleted resources are (re)scheduled at once. Other replicas pick the change up at their
  * periodic resync. Call before the /api/db engine is registered: the hook must be inherited by it.
  */
+const SCHEMA_FILE = /^([a-z_]+)\.schema\.json$/;
+
 export async function registerSettings(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
   // the local agent is seen while this process runs the engines (local-agent.ts)
   app.engines.onStart(() => markLocalAgentSeen(db));
@@ -41,13 +46,17 @@ export async function registerSettings(app: FastifyInstance, { db }: { db: Db })
       .then(() => done(null, payload));
   });
 
-  app.get<{ Params: { file: string } }>('/api/schemas/:file', { config: SIGNED_IN }, async (req, reply) => {
-    const m = /^([a-z_]+)\.schema\.json$/.exec(req.params.file);
-    const schema = m ? specJsonSchema(m[1]) : undefined;
+  const file = {
+    params: z.object({
+      file: z.string().regex(SCHEMA_FILE, 'file must be a schema file name such as canary.schema.json'),
+    }),
+    querystring: noQuery,
+  };
+  typed(app).get('/api/schemas/:file', { config: SIGNED_IN, schema: file }, async (req, reply) => {
+    const schema = specJsonSchema(SCHEMA_FILE.exec(req.params.file)![1]);
     if (!schema) {
-      return reply.code(404).send({
-        error: `Unknown schema '${req.params.file}'; known: ${SETTINGS_KINDS.map((k) => `${k.kind}.schema.json`).join(', ')}`,
-      });
+      const known = SETTINGS_KINDS.map((k) => `${k.kind}.schema.json`).join(', ');
+      return sendError(reply, 404, 'not_found', `Unknown schema '${req.params.file}'; known: ${known}`);
     }
     return reply.type('application/schema+json').header('cache-control', 'no-cache').send(schema);
   });
