@@ -239,7 +239,8 @@ for (const driver of testDrivers()) {
       expect(notEdge.body.checks_summary.map((c: any) => c.name)).toEqual(['checkout', 'port']);
       const bad = await call('viewer', 'GET', '/api/canary/api/summary?start=yesterday');
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toMatch(/^start must be a duration such as 1h/);
+      expect(bad.body.message).toMatch(/^start must be a duration such as 1h/);
+      expect(Object.keys(bad.body.errors)).toEqual(['start']);
 
       const g = await call('viewer', 'GET', `/api/canary/api/graph?check=${failingId}&start=1h&count=300`);
       expect(g.status).toBe(200);
