@@ -63,7 +63,7 @@ const badQuery = (keys: string[]) =>
 
 interface Answer {
   status: number;
-  body: any;
+  body: { errors?: Record<string, string>; message?: string } | undefined;
   text: string;
 }
 
@@ -87,7 +87,7 @@ for (const driver of testDrivers()) {
       } catch {
         parsed = undefined;
       }
-      return { status: res.status, body: parsed, text };
+      return { status: res.status, body: parsed as Answer['body'], text };
     }
 
     /** No 500, no database words; for the app's own routes a 4xx in the one shape. */
@@ -105,8 +105,8 @@ for (const driver of testDrivers()) {
       });
       if (field) {
         expect(r.status, label).toBe(400);
-        expect(Object.keys(r.body.errors ?? {}), label).toContain(field);
-        expect(r.body.message, label).toBe(Object.values(r.body.errors)[0]);
+        expect(Object.keys(r.body?.errors ?? {}), label).toContain(field);
+        expect(r.body?.message, label).toBe(Object.values(r.body?.errors ?? {})[0]);
       }
     }
 
