@@ -248,7 +248,11 @@ for (const driver of testDrivers()) {
       const total = g.body.status.reduce((a: number, p: any) => a + p.passed + p.failed, 0);
       expect(total).toBe(4);
       expect((await call('viewer', 'GET', '/api/canary/api/graph?start=1h')).body).toEqual({
-        error: 'check is required (the check id)',
+        statusCode: 400,
+        code: 'invalid_query',
+        error: 'Bad Request',
+        message: 'check is required (the check id)',
+        errors: { check: 'check is required (the check id)' },
       });
       expect((await call('viewer', 'GET', `/api/canary/api/graph?check=${failingId}&count=5000`)).status).toBe(400);
     });
