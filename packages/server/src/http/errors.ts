@@ -20,7 +20,12 @@ export interface ErrorBody {
   errors?: Record<string, string>;
 }
 
-export function errorBody(statusCode: number, code: string, message: string, errors?: Record<string, string>): ErrorBody {
+export function errorBody(
+  statusCode: number,
+  code: string,
+  message: string,
+  errors?: Record<string, string>,
+): ErrorBody {
   return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(errors ? { errors } : {}) };
 }
 

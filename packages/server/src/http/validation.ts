@@ -31,7 +31,8 @@ export interface FieldError extends Error {
 const fieldOf = (path: readonly PropertyKey[] | undefined, part: Part) =>
   path && path.length ? path.map(String).join('.') : PART_NAME[part];
 
-const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v);
+const kind = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v;
 
 /**
  * Messages for the checks a schema left to zod's defaults ('Invalid input: expected string'),

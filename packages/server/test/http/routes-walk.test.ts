@@ -115,7 +115,11 @@ for (const driver of testDrivers()) {
       app = await startApp(db);
       for (const role of ['admin', 'viewer']) {
         const email = `${role}@walk.test`;
-        await createIdentity(db, { traits: { email, name: { first: role, last: 'Walk' } }, roles: [role], password: PASSWORD });
+        await createIdentity(db, {
+          traits: { email, name: { first: role, last: 'Walk' } },
+          roles: [role],
+          password: PASSWORD,
+        });
         as[role] = new Browser(app.url);
         expect((await as[role].login(email, PASSWORD)).status, `sign in as ${role}`).toBe(200);
       }
@@ -148,7 +152,10 @@ for (const driver of testDrivers()) {
     it('has every route of its own declare params, querystring and body schemas (a GET has no body)', () => {
       const missing = routes
         .filter(ownShape)
-        .filter((r) => !(r.schema?.params && r.schema.querystring && (r.schema.body || methodsOf(r).every((m) => m === 'GET'))))
+        .filter(
+          (r) =>
+            !(r.schema?.params && r.schema.querystring && (r.schema.body || methodsOf(r).every((m) => m === 'GET'))),
+        )
         .map((r) => `${methodsOf(r).join(',')} ${r.url}`);
       expect(missing).toEqual([]);
     });
@@ -160,8 +167,18 @@ for (const driver of testDrivers()) {
           const bad = badParam(route, name);
           if (bad === undefined) continue;
           for (const method of methodsOf(route)) {
-            const r = await send(as.admin, method, fill(route.url, { [name]: bad }), method === 'GET' ? undefined : '{}');
-            expectRefused(route, `${method} ${route.url} with ${name}=${bad.slice(0, 20)}`, r, ownShape(route) ? name : undefined);
+            const r = await send(
+              as.admin,
+              method,
+              fill(route.url, { [name]: bad }),
+              method === 'GET' ? undefined : '{}',
+            );
+            expectRefused(
+              route,
+              `${method} ${route.url} with ${name}=${bad.slice(0, 20)}`,
+              r,
+              ownShape(route) ? name : undefined,
+            );
             walked++;
           }
         }
@@ -174,7 +191,12 @@ for (const driver of testDrivers()) {
       for (const route of routes) {
         const keys = keysOf(route.schema?.querystring);
         for (const method of methodsOf(route)) {
-          const r = await send(as.admin, method, `${fill(route.url, {})}?${badQuery(keys)}`, method === 'GET' ? undefined : '{}');
+          const r = await send(
+            as.admin,
+            method,
+            `${fill(route.url, {})}?${badQuery(keys)}`,
+            method === 'GET' ? undefined : '{}',
+          );
           const what = `${method} ${route.url} ?${keys.join(',') || '(none)'}`;
           if (keys.length) {
             expectRefused(route, what, r, ownShape(route) ? keys[0] : undefined);
@@ -195,7 +217,9 @@ for (const driver of testDrivers()) {
           if (method === 'GET') continue;
           const path = fill(route.url, {});
           const keys = keysOf(route.schema?.body);
-          const wrongTypes = JSON.stringify(Object.fromEntries((keys.length ? keys : ['x']).map((k) => [k, { $ne: null }])));
+          const wrongTypes = JSON.stringify(
+            Object.fromEntries((keys.length ? keys : ['x']).map((k) => [k, { $ne: null }])),
+          );
           for (const body of ['[1,2,3]', '{"unclosed": ', wrongTypes, '"text"', 'null']) {
             const r = await send(as.admin, method, path, body);
             const what = `${method} ${route.url} body ${body.slice(0, 40)}`;
