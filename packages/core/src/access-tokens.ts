@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES, type Role } from './constants.ts';
-import { durationToMs } from './relative-time.ts';
+import { parseDuration } from './relative-time.ts';
 
 /**
  * Personal access tokens (server: auth/tokens.ts; web: the profile page and the users page).
@@ -20,7 +20,7 @@ export const ACCESS_TOKEN_MESSAGES = {
 /** expires_in as milliseconds: seconds as a number or digit string, or a duration such as '30d'. */
 function lifetimeMs(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v * 1000 : undefined;
-  if (typeof v === 'string') return /^\d+$/.test(v) ? Number(v) * 1000 : durationToMs(v);
+  if (typeof v === 'string') return /^\d+$/.test(v) ? Number(v) * 1000 : parseDuration(v);
   return undefined;
 }
 

@@ -13,3 +13,4 @@ export * from './mentions.ts';
 export * from './definition-of-done.ts';
 export * from './incident-automation.ts';
 export * from './access-tokens.ts';
+export * from './ids.ts';

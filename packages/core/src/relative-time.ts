@@ -58,11 +58,40 @@ export function parseRelativeTime(expr: string, opts: { now?: Date; roundUp?: bo
   return date;
 }
 
-/** Durations like '1h', '30m', '2d', '1w', '1mo', '1y' (time range options) in milliseconds. */
-export function durationToMs(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w|mo|M|y)$/.exec(text.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const unitMs: Record<string, number> = { ms: 1, s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7, w: 6.048e8, mo: 2.592e9, M: 2.592e9, y: 3.1536e10 };
-  return n * unitMs[m[2]];
+export type DurationUnit = 'ms' | 's' | 'm' | 'h' | 'd' | 'w' | 'mo' | 'M' | 'y';
+const DURATION_MS: Record<DurationUnit, number> = {
+  ms: 1,
+  s: 1e3,
+  m: 6e4,
+  h: 3.6e6,
+  d: 8.64e7,
+  w: 6.048e8,
+  mo: 2.592e9,
+  M: 2.592e9,
+  y: 3.1536e10,
+};
+const ALL_UNITS = Object.keys(DURATION_MS) as DurationUnit[];
+
+/**
+ * The one duration parser: a number and a unit, or several in a row as Go writes them
+ * (`30s`, `1h30m`, `500ms`, `7d`, `1mo`, `2y`), in milliseconds. Settings, schedules, check specs,
+ * time ranges, token lifetimes and the history filter all read durations with it; `units`
+ * narrows the units a caller accepts. `0s` is 0; text that is not a duration is undefined.
+ */
+export function parseDuration(text: string, opts: { units?: readonly DurationUnit[] } = {}): number | undefined {
+  const t = text.trim();
+  if (!t) return undefined;
+  const allowed = opts.units ?? ALL_UNITS;
+  // longest units first, so 'ms' and 'mo' are not read as minutes
+  const re = /(\d+(?:\.\d+)?)\s*(ms|mo|s|m|h|d|w|M|y)/y;
+  let total = 0;
+  let pos = 0;
+  while (pos < t.length) {
+    re.lastIndex = pos;
+    const m = re.exec(t);
+    if (!m || !allowed.includes(m[2] as DurationUnit)) return undefined;
+    total += Number(m[1]) * DURATION_MS[m[2] as DurationUnit];
+    pos = re.lastIndex;
+  }
+  return total;
 }

@@ -11,6 +11,7 @@ export const USER_FORM_MESSAGES = {
   email: 'Please provide valid email',
   emailFormat: 'Entered value does not match email format',
   role: 'Please select any role',
+  active: 'active must be true or false',
 } as const;
 
 /** "a simple {email} pattern": something@something.something, no spaces. */
@@ -18,7 +19,7 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** One message at a time: an empty field is 'missing', not 'badly formatted'. */
 const email = z
-  .string()
+  .string({ error: USER_FORM_MESSAGES.email })
   .trim()
   .superRefine((v, ctx) => {
     if (!v) ctx.addIssue({ code: 'custom', message: USER_FORM_MESSAGES.email });
@@ -26,19 +27,19 @@ const email = z
   });
 
 /** One role per person through this form (the page shows and edits one). */
-const role = z.string().refine((r) => (ROLES as readonly string[]).includes(r), USER_FORM_MESSAGES.role);
+const role = z.string({ error: USER_FORM_MESSAGES.role }).refine((r) => (ROLES as readonly string[]).includes(r), USER_FORM_MESSAGES.role);
 
 /** POST /api/auth/invite_user */
 export const inviteUserSchema = z.object({
-  firstName: z.string().trim().min(1, USER_FORM_MESSAGES.firstName),
-  lastName: z.string().trim().min(1, USER_FORM_MESSAGES.lastName),
+  firstName: z.string({ error: USER_FORM_MESSAGES.firstName }).trim().min(1, USER_FORM_MESSAGES.firstName),
+  lastName: z.string({ error: USER_FORM_MESSAGES.lastName }).trim().min(1, USER_FORM_MESSAGES.lastName),
   email,
   role,
 });
 export type InviteUserInput = z.input<typeof inviteUserSchema>;
 
 /** The edit form: the invite fields plus whether the account may sign in. */
-export const editUserSchema = inviteUserSchema.extend({ active: z.boolean() });
+export const editUserSchema = inviteUserSchema.extend({ active: z.boolean({ error: USER_FORM_MESSAGES.active }) });
 export type EditUserInput = z.input<typeof editUserSchema>;
 
 /** GET /api/auth/users rows (auth/README.md "A user is ...") */

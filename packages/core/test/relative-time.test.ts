@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRelativeTime, durationToMs } from '../src/index.ts';
+import { parseRelativeTime, parseDuration } from '../src/index.ts';
 
 const now = new Date('2026-11-18T15:37:12.345Z'); // a Wednesday
 
@@ -26,9 +26,33 @@ describe('relative time syntax', () => {
     expect(parseRelativeTime('2026-01-01', { now })).toBeUndefined();
   });
   it('converts time range options to milliseconds', () => {
-    expect(durationToMs('15m')).toBe(900_000);
-    expect(durationToMs('1w')).toBe(604_800_000);
-    expect(durationToMs('1mo')).toBe(2_592_000_000);
-    expect(durationToMs('bad')).toBeUndefined();
+    expect(parseDuration('15m')).toBe(900_000);
+    expect(parseDuration('1w')).toBe(604_800_000);
+    expect(parseDuration('1mo')).toBe(2_592_000_000);
+    expect(parseDuration('bad')).toBeUndefined();
+  });
+});
+
+describe('parseDuration', () => {
+  it('reads one unit or several in a row, Go style', () => {
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('30s')).toBe(30_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('1.5h')).toBe(5_400_000);
+    expect(parseDuration(' 7d ')).toBe(604_800_000);
+    expect(parseDuration('2w')).toBe(1_209_600_000);
+    expect(parseDuration('1y')).toBe(31_536_000_000);
+    expect(parseDuration('1M')).toBe(parseDuration('1mo'));
+    expect(parseDuration('0s')).toBe(0);
+    expect(parseDuration('100 ms')).toBe(100);
+  });
+  it('refuses what is not a duration', () => {
+    for (const bad of ['', ' ', 'bad', '10x', '5', 'h', '1h-5m', 'now-1h', '2024-01-01', '1h 30m', '-1h'])
+      expect(parseDuration(bad), bad).toBeUndefined();
+  });
+  it('narrows the units when asked', () => {
+    expect(parseDuration('1.5s', { units: ['ms', 's'] })).toBe(1500);
+    expect(parseDuration('1m', { units: ['ms', 's'] })).toBeUndefined();
+    expect(parseDuration('1s500ms', { units: ['ms', 's'] })).toBe(1500);
   });
 });

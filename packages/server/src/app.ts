@@ -4,12 +4,14 @@ import { existsSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
-import { isConnectionError, isStatementTimeout, type Db } from './db/index.ts';
+import type { Db } from './db/index.ts';
+import { registerErrorHandler } from './http/errors.ts';
+import { noReadInput, typed, zodValidatorCompiler } from './http/validation.ts';
 import { version } from './version.ts';
 import { restPlugin } from './pgrest/index.ts';
 import { exposedTables } from './db/exposed.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './pgrest/limits.ts';
-import { registerAuth, registerBrowserProtections, redactUrl, PUBLIC } from './auth/index.ts';
+import { registerAuth, registerBrowserProtections, redactUrl, notFoundBody, PUBLIC } from './auth/index.ts';
 import { createEngines, type Engines } from './jobs/index.ts';
 import { createMailer } from './mail/index.ts';
 import { connectionRoutes } from './connections/routes.ts';
@@ -117,42 +119,10 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     return parseJson(req, text, done);
   });
 
-  // The last word on errors no route answered itself: a client's mistake keeps its 4xx and
-  // message; the database gone or too slow is a 503 saying so; anything else a 500 that shows
-  // nothing of the failure (it is logged).
-  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
-    const status = err.statusCode;
-    if (status && status >= 400 && status < 500) return reply.send(err);
-    if (isConnectionError(err)) {
-      req.log.warn({ err: { message: err.message } }, 'database unavailable');
-      return reply.code(503).send({
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: 'The database is unavailable; try again in a moment',
-      });
-    }
-    // a value the route passed to the database unchecked: the caller's input, not our failure
-    const sqlstate = (err as { code?: unknown }).code;
-    if (typeof sqlstate === 'string' && /^2[23][0-9A-Z]{3}$/.test(sqlstate)) {
-      req.log.info({ err: { message: err.message, code: sqlstate } }, 'input refused by the database');
-      const conflict = sqlstate === '23505' || sqlstate === '23503';
-      return reply.code(conflict ? 409 : 400).send({
-        statusCode: conflict ? 409 : 400,
-        error: conflict ? 'Conflict' : 'Bad Request',
-        message: conflict ? 'The request conflicts with stored data' : 'A value in the request is not valid',
-      });
-    }
-    if (isStatementTimeout(err)) {
-      req.log.warn({ err: { message: err.message } }, 'statement timeout');
-      return reply.code(503).send({
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: 'The database took too long to answer; try again later',
-      });
-    }
-    req.log.error({ err }, 'request failed');
-    return reply.code(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' });
-  });
+  // One error shape for every route (http/errors.ts); request parts are checked by the zod
+  // schemas routes declare (http/validation.ts).
+  registerErrorHandler(app);
+  app.setValidatorCompiler(zodValidatorCompiler);
 
   const engines = createEngines(db, app.log, {
     workers: config.workers,
@@ -190,9 +160,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   propertiesRoutes(app, properties, async (req) => (await auth.resolveCaller(req).catch(() => null)) !== null);
   propertyWriteRoutes(app, { db, properties, local: config.localProperties });
 
-  app.get('/api/about', { config: PUBLIC }, async () => ({ Version: version }));
+  typed(app).get('/api/about', { config: PUBLIC, schema: noReadInput }, async () => ({ Version: version }));
 
-  app.get('/api/health', { config: PUBLIC }, async (_req, reply) => {
+  typed(app).get('/api/health', { config: PUBLIC, schema: noReadInput }, async (_req, reply) => {
     try {
       await db.query('SELECT 1');
       return { status: 'ok', database: 'reachable' };
@@ -253,9 +223,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     // The SPA owns every other path: deep links load index.html, unknown /api paths stay 404.
     app.setNotFoundHandler((req, reply) => {
       if (req.url.startsWith('/api/') || req.method !== 'GET') {
-        return reply
-          .code(404)
-          .send({ error: 'Not Found', message: `Route ${req.method} ${req.url.split('?')[0]} not found` });
+        return reply.code(404).send(notFoundBody(req));
       }
       return reply.type('text/html').sendFile('index.html');
     });

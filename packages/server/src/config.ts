@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { durationToMs } from '@watchdeck/core';
+import { parseDuration } from '@watchdeck/core';
 
 /** Every setting Watchdeck reads from the environment. Documented in README "Settings". */
 const schema = z.object({
@@ -19,7 +19,7 @@ const schema = z.object({
   // limits on what one request may ask of the database (README "Limits"; pgrest/limits.ts)
   WATCHDECK_DB_STATEMENT_TIMEOUT: z
     .string()
-    .refine((v) => v.trim() === '0' || (durationToMs(v) ?? 0) > 0, 'a duration such as 30s, or 0 for none')
+    .refine((v) => v.trim() === '0' || (parseDuration(v) ?? 0) > 0, 'a duration such as 30s, or 0 for none')
     .default('30s'),
   WATCHDECK_DB_MAX_EMBEDS: z.coerce.number().int().min(0).max(1000).default(20),
   WATCHDECK_DB_MAX_EMBED_DEPTH: z.coerce.number().int().min(0).max(32).default(5),
@@ -42,7 +42,7 @@ const schema = z.object({
   WATCHDECK_ADMIN_PASSWORD: z.string().optional(),
   WATCHDECK_SESSION_TTL: z
     .string()
-    .refine((v) => (durationToMs(v) ?? 0) > 0, 'a duration such as 24h')
+    .refine((v) => (parseDuration(v) ?? 0) > 0, 'a duration such as 24h')
     .default('24h'),
   WATCHDECK_PUBLIC_URL: z.url().optional(),
   WATCHDECK_REGISTRATION: z.enum(['true', 'false']).default('false'),
@@ -245,7 +245,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: e.WATCHDECK_DB_POOL_SIZE ?? defaultPoolSize(e.WATCHDECK_ROLE, e.WATCHDECK_WORKERS),
     rowCap: e.WATCHDECK_DB_ROW_CAP,
     dbStatementTimeoutMs:
-      e.WATCHDECK_DB_STATEMENT_TIMEOUT.trim() === '0' ? 0 : durationToMs(e.WATCHDECK_DB_STATEMENT_TIMEOUT)!,
+      e.WATCHDECK_DB_STATEMENT_TIMEOUT.trim() === '0' ? 0 : parseDuration(e.WATCHDECK_DB_STATEMENT_TIMEOUT)!,
     dbMaxEmbeds: e.WATCHDECK_DB_MAX_EMBEDS,
     dbMaxEmbedDepth: e.WATCHDECK_DB_MAX_EMBED_DEPTH,
     dbMaxResponseBytes: e.WATCHDECK_DB_MAX_RESPONSE_BYTES,
@@ -258,7 +258,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     authMode: e.AUTH,
     adminEmail: e.WATCHDECK_ADMIN_EMAIL,
     adminPassword: e.WATCHDECK_ADMIN_PASSWORD || undefined,
-    sessionTtlMs: durationToMs(e.WATCHDECK_SESSION_TTL)!,
+    sessionTtlMs: parseDuration(e.WATCHDECK_SESSION_TTL)!,
     publicUrl: e.WATCHDECK_PUBLIC_URL?.replace(/\/+$/, ''),
     registrationEnabled: e.WATCHDECK_REGISTRATION === 'true',
     smtpUrl: e.SMTP_URL || undefined,

@@ -39,6 +39,10 @@ describe('HTTP failures and error toasts', () => {
     expect((await failureOf(apiRequest('/x'))).message).toBe('boom');
     vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(json(400, { message: 'bad input' })));
     expect((await failureOf(apiRequest('/x'))).message).toBe('bad input');
+    // the server's own shape: error is the status text, the message is what to show
+    const own = { statusCode: 400, code: 'invalid_query', error: 'Bad Request', message: 'start must be before end' };
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(json(400, own)));
+    expect((await failureOf(apiRequest('/x'))).message).toBe('start must be before end');
     vi.stubGlobal('fetch', vi.fn().mockResolvedValueOnce(json(502, {})));
     const err = await failureOf(apiRequest('/x'));
     expect(err.message).toBe('An error occurred');

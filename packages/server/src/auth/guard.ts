@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { can, type Action, type Resource } from '@watchdeck/core';
 import type { Caller } from './caller.ts';
 import { AuthError } from './errors.ts';
+import { errorBody } from '../http/errors.ts';
 
 /**
  * Route-level access control. A route says what it needs in its `config`:
@@ -9,11 +10,13 @@ import { AuthError } from './errors.ts';
  *   app.post('/api/x', { config: needs('canaries', 'write', { feature: 'health' }) }, handler)
  *   app.get('/api/about', { config: PUBLIC }, handler)
  *
- * The guard (a preHandler on the root instance, so every plugin inherits it) then answers
- *   401 {message}            no caller on a non-public /api route
- *   403 session_aal2_required the caller's session still owes its second factor
+ * The guard (a preValidation hook on the root instance, so every plugin inherits it, and it runs
+ * before a route's schemas are checked) then answers
+ *   401                       no caller on a non-public /api route
+ *   403 session_aal2_required the caller's session still owes its second factor (as Kratos says it)
  *   404                       the route's feature is disabled (as if the route did not exist)
- *   403 {message}             a required permission is missing, naming resource and action
+ *   403                       a required permission is missing, naming resource and action
+ * in the app's one error shape (http/errors.ts).
  * Routes outside /api (the web app's files) are public. An /api route that declares nothing
  * still requires a signed-in caller; the start-up log lists such routes so they get a rule.
  */
@@ -70,7 +73,7 @@ export function forbiddenMessage(rule: AccessRule | CustomRule, extra = ''): str
 export const UNAUTHENTICATED = { message: 'Authentication required: sign in or send an access token.' };
 
 export function notFoundBody(req: FastifyRequest) {
-  return { error: 'Not Found', message: `Route ${req.method} ${req.url.split('?')[0]} not found`, statusCode: 404 };
+  return errorBody(404, 'not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`);
 }
 
 export interface GuardDeps {
@@ -88,7 +91,7 @@ export function createGuard(deps: GuardDeps) {
     if (cfg.public || !url.startsWith('/api/')) return;
 
     const caller = await deps.resolveCaller(req);
-    if (!caller) return reply.code(401).send(UNAUTHENTICATED);
+    if (!caller) return reply.code(401).send(errorBody(401, 'unauthenticated', UNAUTHENTICATED.message));
     if (caller.aal2Required) {
       return reply
         .code(403)
@@ -101,7 +104,7 @@ export function createGuard(deps: GuardDeps) {
     const denied = deniedBy(caller.roles, cfg.access);
     if (denied) {
       return reply.code(403).send({
-        message: forbiddenMessage(denied),
+        ...errorBody(403, 'forbidden', forbiddenMessage(denied)),
         ...('check' in denied ? {} : { resource: denied.resource, action: denied.action }),
       });
     }

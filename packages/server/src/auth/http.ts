@@ -176,6 +176,4 @@ export function wantsHtml(req: FastifyRequest): boolean {
   return accept.includes('text/html') && !accept.includes('application/json');
 }
 
-export function isUuid(v: unknown): v is string {
-  return typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
-}
+export { isUuid } from '@watchdeck/core';

@@ -18,8 +18,9 @@ import { pruneExpired } from './sessions.ts';
 import { sealPlainTotpSecrets, type SecretSealer } from './secrets-at-rest.ts';
 import { callerFromToken, tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
+import { noInput, noReadInput, typed } from '../http/validation.ts';
 
-export { needs, PUBLIC, SIGNED_IN, type RouteAuth, type AccessRule, type CustomRule } from './guard.ts';
+export { needs, notFoundBody, PUBLIC, SIGNED_IN, type RouteAuth, type AccessRule, type CustomRule } from './guard.ts';
 export type { Caller } from './caller.ts';
 export { ensureFirstAdmin } from './first-run.ts';
 export { registerBrowserProtections } from './browser-protections.ts';
@@ -34,6 +35,8 @@ export interface DeclaredRoute {
   method: string | string[];
   url: string;
   config: RouteAuth;
+  /** the request schemas the route declared (http/validation.ts), for the route-walk test */
+  schema?: { params?: unknown; querystring?: unknown; body?: unknown };
 }
 
 declare module 'fastify' {
@@ -100,8 +103,10 @@ export async function registerAuth(
       return provider.authenticate(req);
     });
 
+  // preValidation: before the request's schemas are checked, so a caller who may not use a
+  // route gets 401/403/404, never a 400 describing what the route accepts.
   app.addHook(
-    'preHandler',
+    'preValidation',
     createGuard({ resolveCaller, isFeatureDisabled: properties.isDisabled, aal2Redirect: provider.aal2Redirect }),
   );
 
@@ -118,7 +123,12 @@ export async function registerAuth(
   app.addHook('onRoute', (route) => {
     seen.push(route);
     // route.config is the object the guard reads later (child scopes may still mutate it)
-    declared.push({ method: route.method, url: route.url, config: (route.config ??= {}) as RouteAuth });
+    declared.push({
+      method: route.method,
+      url: route.url,
+      config: (route.config ??= {}) as RouteAuth,
+      schema: route.schema as DeclaredRoute['schema'],
+    });
   });
   app.addHook('onReady', async () => {
     const undeclared = seen
@@ -157,12 +167,12 @@ export async function registerAuth(
       await provider.routes(scope);
     });
 
-    identity.post('/api/auth/logout', { config: PUBLIC }, async (req, reply) => {
+    typed(identity).post('/api/auth/logout', { config: PUBLIC, schema: noInput }, async (req, reply) => {
       await provider.logout(req, reply);
       return reply.code(204).send();
     });
 
-    identity.get('/api/auth/whoami', { config: SIGNED_IN }, async (req): Promise<Whoami> => {
+    typed(identity).get('/api/auth/whoami', { config: SIGNED_IN, schema: noReadInput }, async (req): Promise<Whoami> => {
       const c = req.caller!;
       return {
         user: { id: c.person.id, name: c.person.name, email: c.person.email, avatar: c.person.avatar },

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
 import {
   createAccessTokenSchema,
+  idParam,
+  uuidField,
   effectiveRoles,
   roleWithin,
   rolesWithin,
@@ -13,8 +16,9 @@ import { randomToken, sha256 } from './crypto.ts';
 import { rolesOf } from './identities.ts';
 import type { Caller } from './caller.ts';
 import type { AuthContext } from './context.ts';
-import { isUuid } from './http.ts';
+import { noBody, noParams, noQuery, queryInt, typed } from '../http/validation.ts';
 import { needs, SIGNED_IN } from './guard.ts';
+import { sendError } from '../http/errors.ts';
 
 /**
  * Personal access tokens: `Authorization: Bearer <token>` for scripts and the kubeconfig. The
@@ -77,16 +81,14 @@ export async function revokeAllTokens(q: Queryable, personId: string): Promise<v
 
 const TOKEN_COLUMNS = `id, name, role, expires_at, last_used_at, created_at`;
 
-function page(query: unknown) {
-  const q = (query ?? {}) as { limit?: string; offset?: string };
-  return {
-    limit: Math.min(Math.max(Number(q.limit) || 100, 1), 1000),
-    offset: Math.max(Number(q.offset) || 0, 0),
-  };
-}
+/** ?limit=&offset= of the token lists */
+const pageQuery = z.object({
+  limit: queryInt('limit', 1, 1000).transform((n) => n ?? 100),
+  offset: queryInt('offset', 0, Number.MAX_SAFE_INTEGER).transform((n) => n ?? 0),
+});
+type Page = z.output<typeof pageQuery>;
 
-async function listTokens(q: Queryable, personId: string, query: unknown): Promise<AccessTokenRecord[]> {
-  const { limit, offset } = page(query);
+async function listTokens(q: Queryable, personId: string, { limit, offset }: Page): Promise<AccessTokenRecord[]> {
   const r = await q.query<AccessTokenRecord>(
     `SELECT ${TOKEN_COLUMNS} FROM access_tokens
       WHERE person_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
@@ -96,36 +98,30 @@ async function listTokens(q: Queryable, personId: string, query: unknown): Promi
 }
 
 async function revokeToken(q: Queryable, reply: FastifyReply, personId: string, id: string) {
-  if (!isUuid(id)) return reply.code(404).send({ message: 'access token not found' });
   const r = await q.query(
     `UPDATE access_tokens SET deleted_at = now() WHERE id = $1 AND person_id = $2 AND deleted_at IS NULL`,
     [id, personId],
   );
-  if (r.rowCount === 0) return reply.code(404).send({ message: 'access token not found' });
+  if (r.rowCount === 0) return sendError(reply, 404, 'not_found', 'access token not found');
   return reply.code(204).send();
 }
 
-export function tokenRoutes(app: FastifyInstance, ctx: AuthContext) {
+export function tokenRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const { db } = ctx;
+  const app = typed(fastify);
 
-  app.post('/api/auth/tokens', { config: SIGNED_IN }, async (req, reply) => {
+  const create = { params: noParams, querystring: noQuery, body: z.preprocess((b) => b ?? {}, createAccessTokenSchema) };
+  app.post('/api/auth/tokens', { config: SIGNED_IN, schema: create }, async (req, reply) => {
     const caller = req.caller!;
     // A leaked token must not be able to mint fresh ones: only a signed-in person may.
     if (caller.via === 'token') {
-      return reply.code(403).send({ message: 'Access tokens can only be created from a signed-in session.' });
+      return sendError(reply, 403, 'forbidden', 'Access tokens can only be created from a signed-in session.');
     }
-    const parsed = createAccessTokenSchema.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return reply
-        .code(400)
-        .send({ message: issue.message, errors: { [String(issue.path[0] ?? 'body')]: issue.message } });
-    }
-    const { name, expires_in: ttl, role } = parsed.data;
+    const { name, expires_in: ttl, role } = req.body;
     if (role && !roleWithin(role, caller.roles)) {
       const allowed = ROLES.filter((r) => roleWithin(r, caller.roles));
       const message = `A token's role cannot be higher than your own: choose one of ${allowed.join(', ')}.`;
-      return reply.code(400).send({ message, errors: { role: message } });
+      return sendError(reply, 400, 'invalid_body', message, { role: message });
     }
     const token = generateAccessToken();
     const r = await db.query<AccessTokenRecord>(
@@ -136,27 +132,37 @@ export function tokenRoutes(app: FastifyInstance, ctx: AuthContext) {
     return reply.code(201).send({ ...r.rows[0], token });
   });
 
-  app.get('/api/auth/tokens', { config: SIGNED_IN }, async (req) => listTokens(db, req.caller!.person.id, req.query));
+  const list = { params: noParams, querystring: pageQuery };
+  app.get('/api/auth/tokens', { config: SIGNED_IN, schema: list }, async (req) =>
+    listTokens(db, req.caller!.person.id, req.query),
+  );
 
-  app.delete('/api/auth/tokens/:id', { config: SIGNED_IN }, async (req, reply) =>
-    revokeToken(db, reply, req.caller!.person.id, (req.params as { id: string }).id),
+  const one = { params: idParam, querystring: noQuery, body: noBody };
+  app.delete('/api/auth/tokens/:id', { config: SIGNED_IN, schema: one }, async (req, reply) =>
+    revokeToken(db, reply, req.caller!.person.id, req.params.id),
   );
 
   // Administrators see and revoke anyone's tokens (a leaked one, a person leaving); the token
   // values stay unknowable, as for their owners.
   const admin = needs('identities', 'write', { feature: 'settings.users' });
   const personExists = async (id: string) =>
-    isUuid(id) && (await db.query(`SELECT 1 FROM people WHERE id = $1 AND deleted_at IS NULL`, [id])).rows.length > 0;
+    (await db.query(`SELECT 1 FROM people WHERE id = $1 AND deleted_at IS NULL`, [id])).rows.length > 0;
 
-  app.get('/api/auth/users/:id/tokens', { config: admin }, async (req, reply) => {
-    const { id } = req.params as { id: string };
-    if (!(await personExists(id))) return reply.code(404).send({ message: 'user not found' });
+  const ofUser = { params: idParam, querystring: pageQuery };
+  app.get('/api/auth/users/:id/tokens', { config: admin, schema: ofUser }, async (req, reply) => {
+    const { id } = req.params;
+    if (!(await personExists(id))) return sendError(reply, 404, 'not_found', 'user not found');
     return listTokens(db, id, req.query);
   });
 
-  app.delete('/api/auth/users/:id/tokens/:tokenId', { config: admin }, async (req, reply) => {
-    const { id, tokenId } = req.params as { id: string; tokenId: string };
-    if (!(await personExists(id))) return reply.code(404).send({ message: 'user not found' });
+  const userToken = {
+    params: z.object({ id: uuidField('id'), tokenId: uuidField('tokenId') }),
+    querystring: noQuery,
+    body: noBody,
+  };
+  app.delete('/api/auth/users/:id/tokens/:tokenId', { config: admin, schema: userToken }, async (req, reply) => {
+    const { id, tokenId } = req.params;
+    if (!(await personExists(id))) return sendError(reply, 404, 'not_found', 'user not found');
     return revokeToken(db, reply, id, tokenId);
   });
 }

@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { displayedRole, EMAIL_PATTERN, ROLES, USER_FORM_MESSAGES } from '@watchdeck/core';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { displayedRole, editUserSchema, idParam, inviteUserSchema } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
 import type { AuthContext } from './context.ts';
 import { issueLinkToken, INVITE_TTL_MS } from './codes.ts';
 import { needs } from './guard.ts';
-import { isUuid, publicBase } from './http.ts';
+import { publicBase } from './http.ts';
+import { noBody, noParams, noQuery, optionalText, queryInt, typed } from '../http/validation.ts';
 import {
   createIdentity,
   findIdentityByEmail,
@@ -17,11 +19,13 @@ import {
 import { revokeAllSessions } from './sessions.ts';
 import { revokeAllTokens } from './tokens.ts';
 import { insertFlow } from './flows/store.ts';
+import { sendError } from '../http/errors.ts';
 
 /**
  * User administration (settings > users): list, invite, edit, delete. Reading needs identities
- * read, changing needs identities write (admins only, by the matrix). Messages match the web
- * app's user form (seed 002 section 5) so a server-side refusal reads like the client-side one.
+ * read, changing needs identities write (admins only, by the matrix). Bodies are checked with
+ * the web form's own schemas (core user-form.ts, seed 002 section 5), so a server-side refusal
+ * reads like the client-side one.
  */
 
 interface UserRow {
@@ -80,24 +84,26 @@ async function otherAdmins(q: Queryable, exceptId: string): Promise<number> {
   return r.rows[0].n;
 }
 
-// the web form's own messages and email pattern (core user-form.ts), so both refuse alike
-const FORM_MESSAGES = USER_FORM_MESSAGES;
-const EMAIL_RE = EMAIL_PATTERN;
+/** ?pageIndex=&pageSize=&search= of the users page */
+const listQuery = z.object({
+  pageIndex: queryInt('pageIndex', 0, 1_000_000).transform((n) => n ?? 0),
+  pageSize: queryInt('pageSize', 1, 1000).transform((n) => n ?? 50),
+  search: optionalText,
+});
 
-function badRequest(reply: FastifyReply, errors: Record<string, string>) {
-  return reply.code(400).send({ message: Object.values(errors)[0], errors });
-}
+/** PATCH: any of the edit form's fields; the ones left out keep their value. */
+const editBody = z.preprocess((b) => b ?? {}, editUserSchema.partial());
 
-export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
+export function userRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const { db, config } = ctx;
+  const app = typed(fastify);
   const read = needs('identities', 'read', { feature: 'settings.users' });
   const write = needs('identities', 'write', { feature: 'settings.users' });
 
-  app.get('/api/auth/users', { config: read }, async (req) => {
-    const q = req.query as { pageIndex?: string; pageSize?: string; search?: string };
-    const pageSize = Math.min(Math.max(Number(q.pageSize) || 50, 1), 1000);
-    const pageIndex = Math.max(Number(q.pageIndex) || 0, 0);
-    const search = q.search?.trim() ? `%${q.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const list = { params: noParams, querystring: listQuery };
+  app.get('/api/auth/users', { config: read, schema: list }, async (req) => {
+    const { pageSize, pageIndex } = req.query;
+    const search = req.query.search ? `%${req.query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
     const where = `WHERE p.deleted_at IS NULL AND ($1::text IS NULL OR p.name ILIKE $1 OR i.traits->>'email' ILIKE $1)`;
     const r = await db.query<UserRow>(`${USER_SELECT} ${where} ORDER BY lower(p.name), p.id LIMIT $2 OFFSET $3`, [
       search,
@@ -112,21 +118,9 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
     return { data: r.rows.map(userJson), totalEntries: total };
   });
 
-  app.post('/api/auth/invite_user', { config: write }, async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-    const firstName = str(b.firstName);
-    const lastName = str(b.lastName);
-    const email = str(b.email);
-    const role = str(b.role);
-    const errors: Record<string, string> = {};
-    if (!firstName) errors.firstName = FORM_MESSAGES.firstName;
-    if (!lastName) errors.lastName = FORM_MESSAGES.lastName;
-    if (!email) errors.email = FORM_MESSAGES.email;
-    else if (!EMAIL_RE.test(email)) errors.email = FORM_MESSAGES.emailFormat;
-    if (!(ROLES as readonly string[]).includes(role)) errors.role = FORM_MESSAGES.role;
-    if (Object.keys(errors).length) return badRequest(reply, errors);
-
+  const invite = { params: noParams, querystring: noQuery, body: z.preprocess((b) => b ?? {}, inviteUserSchema) };
+  app.post('/api/auth/invite_user', { config: write, schema: invite }, async (req, reply) => {
+    const { firstName, lastName, email, role } = req.body;
     const result = await db.transaction(async (tx) => {
       if (await findIdentityByEmail(tx, email)) return undefined;
       const identity = await createIdentity(tx, {
@@ -149,31 +143,17 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
       });
       return { id: identity.id, flowId: flow.id, token };
     });
-    if (!result) return reply.code(409).send({ message: 'A user with this email address already exists.' });
+    if (!result) return sendError(reply, 409, 'conflict', 'A user with this email address already exists.');
     const link = `${publicBase(req, config)}/api/auth/self-service/recovery?flow=${result.flowId}&token=${encodeURIComponent(result.token)}`;
     return reply.code(201).send({ id: result.id, link });
   });
 
-  app.patch('/api/auth/users/:id', { config: write }, async (req, reply) => {
-    const { id } = req.params as { id: string };
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    const user = isUuid(id) ? await loadUser(db, id) : undefined;
-    if (!user) return reply.code(404).send({ message: 'user not found' });
-
-    const errors: Record<string, string> = {};
-    const pick = (k: string) =>
-      b[k] === undefined ? undefined : typeof b[k] === 'string' ? (b[k] as string).trim() : '';
-    const firstName = pick('firstName');
-    const lastName = pick('lastName');
-    const email = pick('email');
-    const role = pick('role');
-    if (firstName === '') errors.firstName = FORM_MESSAGES.firstName;
-    if (lastName === '') errors.lastName = FORM_MESSAGES.lastName;
-    if (email === '') errors.email = FORM_MESSAGES.email;
-    else if (email !== undefined && !EMAIL_RE.test(email)) errors.email = FORM_MESSAGES.emailFormat;
-    if (role !== undefined && !(ROLES as readonly string[]).includes(role)) errors.role = FORM_MESSAGES.role;
-    if (b.active !== undefined && typeof b.active !== 'boolean') errors.active = 'active must be true or false';
-    if (Object.keys(errors).length) return badRequest(reply, errors);
+  const edit = { params: idParam, querystring: noQuery, body: editBody };
+  app.patch('/api/auth/users/:id', { config: write, schema: edit }, async (req, reply) => {
+    const { id } = req.params;
+    const { firstName, lastName, email, role, active } = req.body;
+    const user = await loadUser(db, id);
+    if (!user) return sendError(reply, 404, 'not_found', 'user not found');
 
     const outcome = await db.transaction(async (tx) => {
       if (email !== undefined) {
@@ -181,7 +161,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
         if (other && other.id !== id) return 'duplicate' as const;
       }
       const isAdmin = (await storedRoles(tx, id)).includes('admin');
-      const losesAdmin = isAdmin && ((role !== undefined && role !== 'admin') || b.active === false);
+      const losesAdmin = isAdmin && ((role !== undefined && role !== 'admin') || active === false);
       if (losesAdmin && (await otherAdmins(tx, id)) === 0) return 'last-admin' as const;
 
       if (firstName !== undefined || lastName !== undefined || email !== undefined) {
@@ -192,14 +172,14 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
       }
       // one role per person through this form, as the users page shows and edits one role
       if (role !== undefined) await setRoles(tx, id, [role]);
-      if (typeof b.active === 'boolean' && (b.active ? 'active' : 'inactive') !== user.state) {
+      if (active !== undefined && (active ? 'active' : 'inactive') !== user.state) {
         await tx.query(`UPDATE identities SET state = $2, state_changed_at = now() WHERE id = $1`, [
           id,
-          b.active ? 'active' : 'inactive',
+          active ? 'active' : 'inactive',
         ]);
         // signed out everywhere, and tokens revoked for good: reactivating the account must not
         // bring back a token that may have leaked meanwhile
-        if (!b.active) {
+        if (!active) {
           await revokeAllSessions(tx, id);
           await revokeAllTokens(tx, id);
         }
@@ -207,16 +187,17 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
       return 'ok' as const;
     });
     if (outcome === 'duplicate')
-      return reply.code(409).send({ message: 'A user with this email address already exists.' });
+      return sendError(reply, 409, 'conflict', 'A user with this email address already exists.');
     if (outcome === 'last-admin')
-      return reply.code(409).send({ message: 'At least one active administrator must remain.' });
+      return sendError(reply, 409, 'conflict', 'At least one active administrator must remain.');
     return userJson((await loadUser(db, id))!);
   });
 
-  app.delete('/api/auth/users/:id', { config: write }, async (req, reply) => {
-    const { id } = req.params as { id: string };
-    if (!isUuid(id) || !(await loadUser(db, id))) return reply.code(404).send({ message: 'user not found' });
-    if (id === req.caller!.person.id) return reply.code(400).send({ message: 'You cannot delete your own account.' });
+  const one = { params: idParam, querystring: noQuery, body: noBody };
+  app.delete('/api/auth/users/:id', { config: write, schema: one }, async (req, reply) => {
+    const { id } = req.params;
+    if (!(await loadUser(db, id))) return sendError(reply, 404, 'not_found', 'user not found');
+    if (id === req.caller!.person.id) return sendError(reply, 400, 'bad_request', 'You cannot delete your own account.');
     const outcome = await db.transaction(async (tx) => {
       if ((await storedRoles(tx, id)).includes('admin') && (await otherAdmins(tx, id)) === 0)
         return 'last-admin' as const;
@@ -228,7 +209,7 @@ export function userRoutes(app: FastifyInstance, ctx: AuthContext) {
       return 'ok' as const;
     });
     if (outcome === 'last-admin')
-      return reply.code(409).send({ message: 'At least one active administrator must remain.' });
+      return sendError(reply, 409, 'conflict', 'At least one active administrator must remain.');
     return reply.code(204).send();
   });
 }

@@ -1,4 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { uuidField } from '@watchdeck/core';
+import { noBody, noQuery, typed } from '../http/validation.ts';
 import type { Db } from '../db/index.ts';
 import { needs } from '../auth/index.ts';
 import { SecretBox } from './secret-box.ts';
@@ -9,23 +12,22 @@ export interface ConnectionsDeps {
   box: SecretBox;
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * POST /api/connection/test/:id really connects with the stored (decrypted) settings.
  * Answers 200 {message:'ok'}, 400 {error} when the peer refused, 501 {error} for types without a
- * tester (or values kept in a Kubernetes secret), 404 for an unknown connection. Testing acts
+ * tester (or values kept in a Kubernetes secret), 404 {error} for an unknown connection, as the
+ * web's test button reads them; a malformed id is a 400 in the app's one error shape. Testing acts
  * with the stored credentials (chat services get a visible message), so it needs write access,
  * like saving. The secret never leaves the server: error texts are redacted before they are
  * answered or logged.
  */
 export const connectionRoutes: FastifyPluginAsync<ConnectionsDeps> = async (app, { db, box }) => {
-  app.post<{ Params: { id: string } }>(
+  const schema = { params: z.object({ id: uuidField('the connection id') }), querystring: noQuery, body: noBody };
+  typed(app).post(
     '/api/connection/test/:id',
-    { config: needs('connections', 'write', { feature: 'settings.connections' }) },
+    { config: needs('connections', 'write', { feature: 'settings.connections' }), schema },
     async (req, reply) => {
       const { id } = req.params;
-      if (!uuid.test(id)) return reply.code(400).send({ error: 'the connection id must be a UUID' });
       const { rows } = await db.query<PlainConnection>(
         `SELECT type, url, username, password, certificate, insecure_tls, properties
          FROM connections WHERE id = $1 AND deleted_at IS NULL`,

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
 import type { JobContext } from '../jobs/job-history.ts';
-import { parseGoDuration } from '../jobs/schedule.ts';
+import { parseDuration } from '@watchdeck/core';
 import { CHECK_RUNNERS, type CheckOutcome, type ChildOutcome } from './checks/index.ts';
 import { evaluate, evaluateTest, expressionOf } from '../cel/index.ts';
 import type { ConnectionResolver } from './connections.ts';
@@ -44,7 +44,7 @@ export function timeoutOf(spec: Record<string, unknown>, fallback: number): numb
   const t = spec.timeout;
   let ms: number | undefined;
   if (typeof t === 'number' && t > 0) ms = t;
-  else if (typeof t === 'string') ms = /^\d+$/.test(t.trim()) ? Number(t) : parseGoDuration(t);
+  else if (typeof t === 'string') ms = /^\d+$/.test(t.trim()) ? Number(t) : parseDuration(t);
   return Math.min(MAX_TIMEOUT_MS, ms && ms > 0 ? ms : fallback);
 }
 

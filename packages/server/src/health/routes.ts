@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { canRunCheck } from '@watchdeck/core';
+import { z } from 'zod';
+import { canRunCheck, uuidField } from '@watchdeck/core';
+import { noBody, noParams, noQuery, optionalText, queryInt, typed } from '../http/validation.ts';
 import type { Db } from '../db/index.ts';
 import { needs } from '../auth/index.ts';
 import type { HealthEngine } from './engine.ts';
@@ -14,19 +16,69 @@ import { CANARY_GRAPH_POINTS } from '@watchdeck/core';
  *   GET  /api/canary/api/summary       {checks_summary: [...]} for start (default 1h), end,
  *                                      check_id, canary_id, agent_id, namespace, type, labels
  *   GET  /api/canary/api/graph         ?check=&start=&end=&count=300 -> {status: [points], ...}
- * Bad parameters answer 400 {error} naming the parameter; unknown checks 404.
+ * Bad parameters answer 400 in the app's one error shape (http/errors.ts), the message naming the
+ * parameter; unknown checks 404 {error}.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_POINTS = 1000;
 
-type Query = Record<string, string | undefined>;
+/** An optional uuid query parameter ('' is absent). */
+const optionalId = (name: string) => optionalText.pipe(uuidField(name).optional());
 
-function uuidParam(q: Query, name: string): string | undefined {
-  const v = q[name];
-  if (v === undefined || v === '') return undefined;
-  if (!UUID.test(v)) throw new RangeError(`${name} must be a UUID`);
-  return v;
+/**
+ * The time window and label filter are read as the schema is checked, so their RangeErrors
+ * (which name the parameter) are 400s in the one error shape like any other field.
+ */
+function parsed<T>(ctx: z.RefinementCtx, field: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.message, path: [/^end\b/.test(err.message) ? 'end' : field] });
+    return z.NEVER;
+  }
 }
+
+const windowFields = { start: optionalText, end: optionalText };
+
+const summaryQuery = z
+  .object({
+    ...windowFields,
+    check_id: optionalId('check_id'),
+    checkId: optionalId('checkId'),
+    canary_id: optionalId('canary_id'),
+    agent_id: optionalId('agent_id'),
+    namespace: optionalText,
+    type: optionalText,
+    labels: optionalText,
+  })
+  .transform((q, ctx) => ({
+    window: parsed(ctx, 'start', () => parseWindow(q, '1h')),
+    filter: {
+      checkId: q.check_id ?? q.checkId,
+      canaryId: q.canary_id,
+      agentId: q.agent_id,
+      namespace: q.namespace,
+      type: q.type,
+      labels: parsed(ctx, 'labels', () => parseLabelFilter(q.labels)),
+    },
+  }));
+
+const graphQuery = z
+  .object({
+    ...windowFields,
+    check: optionalId('check'),
+    check_id: optionalId('check_id'),
+    count: queryInt('count', 1, MAX_POINTS),
+  })
+  .transform((q, ctx) => {
+    const check = q.check ?? q.check_id;
+    if (!check) ctx.addIssue({ code: 'custom', message: 'check is required (the check id)', path: ['check'] });
+    return {
+      check: check!,
+      window: parsed(ctx, 'start', () => parseWindow(q, '1h')),
+      count: q.count ?? CANARY_GRAPH_POINTS,
+    };
+  });
 
 /**
  * A JSON answer of thousands of items built as they come, in Buffers of about CHUNK bytes. The
@@ -58,7 +110,8 @@ class JsonChunks {
   }
 }
 
-export function healthRoutes(app: FastifyInstance, { db, engine }: { db: Db; engine: HealthEngine }): void {
+export function healthRoutes(fastify: FastifyInstance, { db, engine }: { db: Db; engine: HealthEngine }): void {
+  const app = typed(fastify);
   const read = needs('canaries', 'read', { feature: 'health' });
   /**
    * Summary answers being computed, by query string. Every dashboard open on the same view asks
@@ -71,36 +124,21 @@ export function healthRoutes(app: FastifyInstance, { db, engine }: { db: Db; eng
    */
   const summariesInFlight = new Map<string, Promise<Buffer>>();
 
-  app.post<{ Params: { id: string } }>(
+  const run = { params: z.object({ id: uuidField('the check id') }), querystring: noQuery, body: noBody };
+  app.post(
     '/api/canary/run/check/:id',
     // seed 000 section 6: Run Now is available to commanders, besides those who may write canaries
-    { config: { feature: 'health', access: { label: 'run checks', check: canRunCheck } } },
+    { config: { feature: 'health', access: { label: 'run checks', check: canRunCheck } }, schema: run },
     async (req, reply) => {
-      if (!UUID.test(req.params.id)) return reply.code(400).send({ error: 'the check id must be a UUID' });
       const result = await engine.runCheck(req.params.id);
       if (!result) return reply.code(404).send({ error: 'check not found' });
       return result;
     },
   );
 
-  app.get<{ Querystring: Query }>('/api/canary/api/summary', { config: read }, async (req, reply) => {
-    const q = req.query;
-    let window;
-    let filter;
-    try {
-      window = parseWindow(q, '1h');
-      filter = {
-        checkId: uuidParam(q, 'check_id') ?? uuidParam(q, 'checkId'),
-        canaryId: uuidParam(q, 'canary_id'),
-        agentId: uuidParam(q, 'agent_id'),
-        namespace: q.namespace || undefined,
-        type: q.type || undefined,
-        labels: parseLabelFilter(q.labels),
-      };
-    } catch (err) {
-      if (err instanceof RangeError) return reply.code(400).send({ error: err.message });
-      throw err;
-    }
+  const summary = { params: noParams, querystring: summaryQuery };
+  app.get('/api/canary/api/summary', { config: read, schema: summary }, async (req, reply) => {
+    const { window, filter } = req.query;
     const key = req.url.slice(req.url.indexOf('?') + 1);
     let answer = summariesInFlight.get(key);
     if (!answer) {
@@ -124,24 +162,9 @@ export function healthRoutes(app: FastifyInstance, { db, engine }: { db: Db; eng
     return reply.type('application/json; charset=utf-8').send(await answer);
   });
 
-  app.get<{ Querystring: Query }>('/api/canary/api/graph', { config: read }, async (req, reply) => {
-    const q = req.query;
-    let check: string | undefined;
-    let window;
-    let count = CANARY_GRAPH_POINTS;
-    try {
-      check = uuidParam(q, 'check') ?? uuidParam(q, 'check_id');
-      if (!check) throw new RangeError('check is required (the check id)');
-      window = parseWindow(q, '1h');
-      if (q.count !== undefined && q.count !== '') {
-        count = Number(q.count);
-        if (!Number.isInteger(count) || count < 1 || count > MAX_POINTS)
-          throw new RangeError(`count must be a whole number from 1 to ${MAX_POINTS}`);
-      }
-    } catch (err) {
-      if (err instanceof RangeError) return reply.code(400).send({ error: err.message });
-      throw err;
-    }
+  const graph = { params: noParams, querystring: graphQuery };
+  app.get('/api/canary/api/graph', { config: read, schema: graph }, async (req, reply) => {
+    const { check, window, count } = req.query;
     const exists = await db.query(`SELECT 1 FROM checks WHERE id = $1`, [check]);
     if (!exists.rows.length) return reply.code(404).send({ error: 'check not found' });
     return checkGraph(db, check, window, count);

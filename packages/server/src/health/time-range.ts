@@ -1,4 +1,4 @@
-import { durationToMs, parseRelativeTime } from '@watchdeck/core';
+import { parseDuration, parseRelativeTime } from '@watchdeck/core';
 
 /**
  * `start` / `end` of the summary and graph calls: a duration back from now as the time-range
@@ -8,7 +8,7 @@ import { durationToMs, parseRelativeTime } from '@watchdeck/core';
 export function parseInstant(text: string | undefined, field: string, now: Date): Date | undefined {
   if (text === undefined || text === '') return undefined;
   const t = text.trim();
-  const back = durationToMs(t);
+  const back = parseDuration(t);
   if (back !== undefined) return new Date(now.getTime() - back);
   if (t.startsWith('now')) {
     const d = parseRelativeTime(t, { now });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { isUuid } from '@watchdeck/core';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import type { SecretBox } from '../connections/secret-box.ts';
@@ -47,8 +48,6 @@ export interface IncidentsDeps {
   config: Pick<Config, 'publicUrl'>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A check or component changed status (health/record.ts, topology/sql publish it): incident
  * rules, then that resource's definitions of done, in the delivery's transaction, as the system.
@@ -56,7 +55,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function handleTransition(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
   const kind: ResourceKind = event.name.startsWith('check.') ? 'check' : 'component';
   const id = String(event.properties[`${kind}_id`] ?? '');
-  if (!UUID.test(id)) return;
+  if (!isUuid(id)) return;
   await q.query(`SELECT set_config('request.person_id', '', true)`);
   const resource = await loadResource(q, kind, id);
   if (event.name === 'check.failed' || event.name === 'component.status.unhealthy') {
@@ -70,7 +69,7 @@ export async function handleTransition(event: ConsumedEvent, q: Queryable, log: 
 /** An evidence's definition of done was written: judge it now rather than at the next minute. */
 export async function handleDodWrite(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
   const id = String(event.properties.evidence_id ?? '');
-  if (!UUID.test(id)) return;
+  if (!isUuid(id)) return;
   const r = await evaluateDefinitionsOfDone(q, { evidenceId: id });
   // a script that does not evaluate is the evidence's state, not the event's failure
   for (const [evidence, error] of Object.entries(r.errors))

@@ -1,35 +1,18 @@
 import { Cron } from 'croner';
+import { parseDuration } from '@watchdeck/core';
 
 /**
  * Schedules as resources write them: a cron expression (5 or 6 fields, or @hourly-style
- * nicknames), or `@every <duration>` with a Go-style duration (`30s`, `5m`, `1h30m`, `500ms`).
+ * nicknames), or `@every <duration>` with a Go-style duration (`30s`, `5m`, `1h30m`, `500ms`; core parseDuration).
  */
 export type Schedule = { kind: 'every'; ms: number } | { kind: 'cron'; expr: string };
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-export function parseGoDuration(text: string): number | undefined {
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
-  let total = 0;
-  let pos = 0;
-  const t = text.trim();
-  if (!t) return undefined;
-  while (pos < t.length) {
-    re.lastIndex = pos;
-    const m = re.exec(t);
-    if (!m) return undefined;
-    total += Number(m[1]) * UNIT_MS[m[2]];
-    pos = re.lastIndex;
-  }
-  return total > 0 ? total : undefined;
-}
 
 /** Throws with a message naming the problem when the schedule cannot be used. */
 export function parseSchedule(text: string): Schedule {
   const t = text.trim();
   const every = /^@every\s+(.+)$/.exec(t);
   if (every) {
-    const ms = parseGoDuration(every[1]);
+    const ms = parseDuration(every[1]);
     if (!ms) throw new Error(`invalid duration in schedule "${text}"`);
     return { kind: 'every', ms };
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isFeatureDisabled, type Property } from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
+import { noReadInput, typed } from '../http/validation.ts';
 
 /**
  * Properties (feature flags and other settings): rows of the `properties` table, overlaid by the
@@ -70,7 +71,7 @@ export function propertiesRoutes(
   svc: PropertiesService,
   hasCaller: (req: FastifyRequest) => Promise<boolean>,
 ) {
-  app.get('/api/properties', { config: { public: true } }, async (req) => {
+  typed(app).get('/api/properties', { config: { public: true }, schema: noReadInput }, async (req) => {
     const all = await svc.list();
     if (await hasCaller(req)) return all;
     return all.filter((p) => p.name.endsWith('.disable'));

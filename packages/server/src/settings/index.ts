@@ -6,6 +6,9 @@ import { specJsonSchema } from './schemas.ts';
 import { localAgentJobSource, markLocalAgentSeen } from './local-agent.ts';
 import { validateSettingsWrite } from './validate.ts';
 import type { WriteRegistration } from '../pgrest/index.ts';
+import { z } from 'zod';
+import { sendError } from '../http/errors.ts';
+import { noQuery, typed } from '../http/validation.ts';
 
 export { SETTINGS_KINDS, scheduledKind } from './kinds.ts';
 
@@ -24,19 +27,25 @@ export function settingsWrites(scheduler: { reload(): Promise<void> }): WriteReg
   }));
 }
 
+const SCHEMA_FILE = /^([a-z_]+)\.schema\.json$/;
+
 /** Settings resources: GET /api/schemas/<kind>.schema.json and the local agent's heartbeat. */
 export async function registerSettings(app: FastifyInstance, { db }: { db: Db }): Promise<void> {
   // the local agent is seen while this process runs the engines (local-agent.ts)
   app.engines.onStart(() => markLocalAgentSeen(db));
   app.engines.scheduler.addSource(localAgentJobSource(db));
 
-  app.get<{ Params: { file: string } }>('/api/schemas/:file', { config: SIGNED_IN }, async (req, reply) => {
-    const m = /^([a-z_]+)\.schema\.json$/.exec(req.params.file);
-    const schema = m ? specJsonSchema(m[1]) : undefined;
+  const file = {
+    params: z.object({
+      file: z.string().regex(SCHEMA_FILE, 'file must be a schema file name such as canary.schema.json'),
+    }),
+    querystring: noQuery,
+  };
+  typed(app).get('/api/schemas/:file', { config: SIGNED_IN, schema: file }, async (req, reply) => {
+    const schema = specJsonSchema(SCHEMA_FILE.exec(req.params.file)![1]);
     if (!schema) {
-      return reply.code(404).send({
-        error: `Unknown schema '${req.params.file}'; known: ${SETTINGS_KINDS.map((k) => `${k.kind}.schema.json`).join(', ')}`,
-      });
+      const known = SETTINGS_KINDS.map((k) => `${k.kind}.schema.json`).join(', ');
+      return sendError(reply, 404, 'not_found', `Unknown schema '${req.params.file}'; known: ${known}`);
     }
     return reply.type('application/schema+json').header('cache-control', 'no-cache').send(schema);
   });

@@ -109,14 +109,18 @@ const concrete = (url: string) => url.replace(/:[A-Za-z_]+/g, NOWHERE).replace(/
 /** The rule the guard should refuse with, judged from the matrix (custom rules by their own check). */
 const refusedBy = (roles: string[], rules: Rule[]) =>
   rules.find((rule) => ('check' in rule ? !rule.check(roles) : !can(roles, rule.resource, rule.action)));
-const forbidden = (rule: Rule) =>
-  'check' in rule
+const forbidden = (rule: Rule) => ({
+  statusCode: 403,
+  code: 'forbidden',
+  error: 'Forbidden',
+  ...('check' in rule
     ? { message: `Forbidden: you are not allowed to ${rule.label}` }
     : {
         message: `Forbidden: ${rule.action} access to ${rule.resource} is required`,
         resource: rule.resource,
         action: rule.action,
-      };
+      }),
+});
 
 /**
  * Writes that are safe to make for a role allowed to: they pass the guard and then stop at

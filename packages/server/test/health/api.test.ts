@@ -239,7 +239,8 @@ for (const driver of testDrivers()) {
       expect(notEdge.body.checks_summary.map((c: any) => c.name)).toEqual(['checkout', 'port']);
       const bad = await call('viewer', 'GET', '/api/canary/api/summary?start=yesterday');
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toMatch(/^start must be a duration such as 1h/);
+      expect(bad.body.message).toMatch(/^start must be a duration such as 1h/);
+      expect(Object.keys(bad.body.errors)).toEqual(['start']);
 
       const g = await call('viewer', 'GET', `/api/canary/api/graph?check=${failingId}&start=1h&count=300`);
       expect(g.status).toBe(200);
@@ -247,7 +248,11 @@ for (const driver of testDrivers()) {
       const total = g.body.status.reduce((a: number, p: any) => a + p.passed + p.failed, 0);
       expect(total).toBe(4);
       expect((await call('viewer', 'GET', '/api/canary/api/graph?start=1h')).body).toEqual({
-        error: 'check is required (the check id)',
+        statusCode: 400,
+        code: 'invalid_query',
+        error: 'Bad Request',
+        message: 'check is required (the check id)',
+        errors: { check: 'check is required (the check id)' },
       });
       expect((await call('viewer', 'GET', `/api/canary/api/graph?check=${failingId}&count=5000`)).status).toBe(400);
     });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseGoDuration, parseSchedule, nextRun } from '../../src/jobs/schedule.ts';
+import { parseDuration } from '@watchdeck/core';
+import { parseSchedule, nextRun } from '../../src/jobs/schedule.ts';
 
 describe('schedules', () => {
   it('parses Go-style durations', () => {
-    expect(parseGoDuration('30s')).toBe(30_000);
-    expect(parseGoDuration('1h30m')).toBe(5_400_000);
-    expect(parseGoDuration('500ms')).toBe(500);
-    expect(parseGoDuration('10x')).toBeUndefined();
-    expect(parseGoDuration('')).toBeUndefined();
+    expect(parseDuration('30s')).toBe(30_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('10x')).toBeUndefined();
+    expect(parseDuration('')).toBeUndefined();
   });
   it('parses @every and cron, and rejects nonsense with a message', () => {
     expect(parseSchedule('@every 5m')).toEqual({ kind: 'every', ms: 300_000 });

@@ -61,12 +61,13 @@ for (const driver of testDrivers()) {
       for (const body of [{ name: 'x.y' }, { value: 'true' }, { name: '  ', value: 'true' }, { name: 'x.y', value: '   ' }, {}]) {
         const r = await api.post('/api/properties', body);
         expect(r.status, JSON.stringify(body)).toBe(400);
-        expect(r.body).toEqual({ error: 'please provide all details' });
+        expect(r.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'please provide all details' });
       }
       await api.post('/api/properties', { name: 'needs.value', value: 'a' });
       const r = await api.patch('/api/properties/needs.value', { value: '' });
       expect(r.status).toBe(400);
-      expect(r.body.error).toBe('please provide all details');
+      expect(r.body.message).toBe('please provide all details');
+      expect(r.body.errors).toEqual({ value: 'please provide all details' });
       expect((await api.post('/api/properties', { name: 'has space', value: 'a' })).status).toBe(400);
       expect((await api.patch('/api/properties/needs.value', { name: 'other.name', value: 'a' })).status).toBe(400);
       const dup = await api.post('/api/properties', { name: 'needs.value', value: 'b' });
@@ -80,7 +81,12 @@ for (const driver of testDrivers()) {
         await api.delete('/api/properties/banner.text'),
       ]) {
         expect(r.status).toBe(409);
-        expect(r.body).toEqual({ error: 'Cannot edit local feature flags' });
+        expect(r.body).toEqual({
+          statusCode: 409,
+          code: 'local_flag',
+          error: 'Conflict',
+          message: 'Cannot edit local feature flags',
+        });
       }
       expect(await list()).toContainEqual({ name: 'incidents.disable', value: 'true', source: 'local' });
       const { rows } = await db.query(`SELECT name FROM properties WHERE name IN ('incidents.disable', 'banner.text')`);

@@ -65,7 +65,7 @@ for (const driver of testDrivers()) {
       );
       const unknown = await call(url, 'GET', '/api/schemas/nope.schema.json');
       expect(unknown.status).toBe(404);
-      expect(unknown.body.error).toMatch(/Unknown schema 'nope.schema.json'/);
+      expect(unknown.body.message).toMatch(/Unknown schema 'nope.schema.json'/);
     });
 
     it('creates with source UI, reads through the _with_status view, updates and soft-deletes', async () => {

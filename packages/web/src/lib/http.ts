@@ -42,8 +42,12 @@ function field(body: unknown, key: 'error' | 'message'): string | undefined {
 /**
  * The generic failure text: the response's error field, else its message, else 'An error occurred'.
  * A body that is not JSON (a proxy's HTML page, a stack trace) is never shown: it has neither field.
+ * In the server's own error shape ({statusCode, code, error, message}) `error` is only the status
+ * text ('Bad Request'); the sentence is the message.
  */
 export function messageFromBody(body: unknown): string {
+  const ownShape = !!body && typeof body === 'object' && typeof (body as { statusCode?: unknown }).statusCode === 'number';
+  if (ownShape && field(body, 'message')) return field(body, 'message')!;
   return field(body, 'error') ?? field(body, 'message') ?? MESSAGES.generic;
 }
 

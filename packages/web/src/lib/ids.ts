@@ -3,5 +3,4 @@
  * address (/settings/canaries/not-a-uuid) that is not one names nothing: the page says 'No
  * resources found' without asking the server, which would refuse the value.
  */
-export const isUuid = (value: string): boolean =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+export { isUuid } from '@watchdeck/core';

@@ -1,6 +1,6 @@
 import { readdir, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseGoDuration } from '../../jobs/schedule.ts';
+import { parseDuration } from '@watchdeck/core';
 import { num, str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
@@ -30,7 +30,7 @@ export function parseSize(v: unknown, field: string): number | undefined {
 
 function parseAge(v: unknown, field: string): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
-  const ms = parseGoDuration(String(v));
+  const ms = parseDuration(String(v));
   if (!ms) throw new Error(`${field} "${String(v)}" is not a duration such as 30m, 24h or 7d`);
   return ms;
 }

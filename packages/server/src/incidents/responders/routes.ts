@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
+  uuidField,
   RESPONDER_CONNECTION_TYPE,
   RESPONDER_FIELDS,
   type ResponderClientConfig,
@@ -14,6 +16,7 @@ import {
   connectionByName,
   connectionsOfType,
 } from '../../connections/lookup.ts';
+import { noParams, optionalText, typed } from '../../http/validation.ts';
 import { ConfigurationError, filterOptions, jira, planner, UpstreamError, type Option } from './clients.ts';
 
 /**
@@ -28,13 +31,28 @@ import { ConfigurationError, filterOptions, jira, planner, UpstreamError, type O
  *       -> {options: [{value, label}]}, live from the ticket system: Jira project | issueType |
  *          priority; Planner plan | bucket | priority (fixed: urgent, important, medium, low)
  *
- * Both need read on `responder`. Bad query 400, unknown team or connection 404, the ticket system
- * failing or refusing 502 with its message: all as {error}.
+ * Both need read on `responder`. A malformed query is a 400 in the app's one error shape
+ * (http/errors.ts); unknown team or connection 404, a lookup the connection cannot answer 400 and
+ * the ticket system failing or refusing 502 with its message are {error}.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TEAM_TYPES = Object.keys(RESPONDER_FIELDS) as TeamResponderType[];
 
 type Query = Record<string, string | undefined>;
+
+const instancesQuery = z.object({
+  type: z.enum(TEAM_TYPES, { error: `type must be one of ${TEAM_TYPES.join(', ')}` }),
+  team_id: optionalText.pipe(uuidField('team_id').optional()),
+});
+
+/** The lookup's own parameters (project, plan, q) depend on the field and are read by the route. */
+const optionsQuery = z.object({
+  connection_id: z.string({ error: 'connection_id is required' }).trim().min(1, 'connection_id is required').pipe(uuidField('connection_id')),
+  field: z.string({ error: 'field is required' }).trim().min(1, 'field is required'),
+  project: optionalText,
+  plan: optionalText,
+  plan_id: optionalText,
+  q: optionalText,
+});
 
 class BadQuery extends Error {}
 
@@ -48,18 +66,15 @@ function requireParam(q: Query, ...names: string[]): string {
   throw new BadQuery(`${names[0]} is required`);
 }
 
-export function responderRoutes(app: FastifyInstance, { db, box }: { db: Db; box?: SecretBox }): void {
+export function responderRoutes(fastify: FastifyInstance, { db, box }: { db: Db; box?: SecretBox }): void {
+  const app = typed(fastify);
   const read = needs('responder', 'read', { feature: 'incidents' });
 
-  app.get<{ Querystring: Query }>('/api/incidents/responder-instances', { config: read }, async (req, reply) => {
-    const type = text(req.query, 'type');
-    if (!type || !TEAM_TYPES.includes(type as TeamResponderType)) {
-      return reply.code(400).send({ error: `type must be one of ${TEAM_TYPES.join(', ')}` });
-    }
-    const connType = RESPONDER_CONNECTION_TYPE[type as TeamResponderType];
-    const teamId = text(req.query, 'team_id');
+  const instances = { params: noParams, querystring: instancesQuery };
+  app.get('/api/incidents/responder-instances', { config: read, schema: instances }, async (req, reply) => {
+    const { type, team_id: teamId } = req.query;
+    const connType = RESPONDER_CONNECTION_TYPE[type];
     if (teamId) {
-      if (!UUID.test(teamId)) return reply.code(400).send({ error: 'team_id must be a UUID' });
       const { rows } = await db.query<{
         name: string;
         spec: { responder_clients?: Record<string, ResponderClientConfig> };
@@ -82,12 +97,11 @@ export function responderRoutes(app: FastifyInstance, { db, box }: { db: Db; box
     return { instances: all.map((c) => ({ id: c.id, name: c.name })), locked: false };
   });
 
-  app.get<{ Querystring: Query }>('/api/incidents/responder-options', { config: read }, async (req, reply) => {
-    const q = req.query;
+  const options = { params: noParams, querystring: optionsQuery };
+  app.get('/api/incidents/responder-options', { config: read, schema: options }, async (req, reply) => {
+    const q = req.query as Query;
     try {
-      const connectionId = requireParam(q, 'connection_id');
-      if (!UUID.test(connectionId)) throw new BadQuery('connection_id must be a UUID');
-      const field = requireParam(q, 'field');
+      const { connection_id: connectionId, field } = req.query;
       let c;
       try {
         c = await connectionById(db, box, connectionId);

@@ -1,3 +1,5 @@
+import { parseDuration } from '@watchdeck/core';
+
 /**
  * The History tab's duration filter (seed 000 sections 2 and 5): All or a minimum run duration.
  * A value is a number with an ms or s suffix; seconds become milliseconds. Anything else is
@@ -13,8 +15,7 @@ export type DurationFilterResult = { ok: true; ms: number | undefined } | { ok: 
 export function parseDurationFilter(text: string | null | undefined): DurationFilterResult {
   const t = (text ?? '').trim();
   if (t === '' || t.toLowerCase() === 'all') return { ok: true, ms: undefined };
-  const m = /^(\d+(?:\.\d+)?)\s*(ms|s)$/.exec(t);
-  if (!m) return { ok: false, error: DURATION_FILTER_ERROR };
-  const n = Number(m[1]);
-  return { ok: true, ms: Math.round(m[2] === 's' ? n * 1000 : n) };
+  const ms = parseDuration(t, { units: ['ms', 's'] });
+  if (ms === undefined) return { ok: false, error: DURATION_FILTER_ERROR };
+  return { ok: true, ms: Math.round(ms) };
 }

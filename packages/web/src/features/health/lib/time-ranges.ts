@@ -1,4 +1,4 @@
-import { TIME_RANGE_OPTIONS, durationToMs } from '@watchdeck/core';
+import { TIME_RANGE_OPTIONS, parseDuration } from '@watchdeck/core';
 
 /**
  * The health area's time ranges and auto-refresh rates (seed 000 section 9). A time range here is
@@ -33,12 +33,12 @@ export function timeRangeLabel(range: HealthTimeRange): string {
 }
 
 export function timeRangeMinutes(range: HealthTimeRange): number {
-  return (durationToMs(range) ?? 3_600_000) / 60_000;
+  return (parseDuration(range) ?? 3_600_000) / 60_000;
 }
 
 /** The start of a range ending at `now`, as an ISO instant (what the summary and graph calls take). */
 export function timeRangeStart(range: HealthTimeRange, now: number = Date.now()): string {
-  return new Date(now - (durationToMs(range) ?? 3_600_000)).toISOString();
+  return new Date(now - (parseDuration(range) ?? 3_600_000)).toISOString();
 }
 
 /**
