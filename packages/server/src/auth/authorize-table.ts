@@ -1,14 +1,13 @@
-import type { FastifyRequest } from 'fastify';
-import { can, normaliseResource, type Resource } from '@watchdeck/core';
-import type { ExposedTables } from '../db/exposed.ts';
-import { TABLE_FEATURES } from '../properties/features.ts';
-import { forbiddenMessage, UNAUTHENTICATED } from './guard.ts';
-
 /**
  * The RBAC check the /api/db engine calls for every table a request touches (the table itself,
  * embedded resources, the target of a write): GET needs read on the table's resource,
  * POST/PATCH/DELETE need write. A table of a disabled feature behaves as if it did not exist.
  */
+import type { FastifyRequest } from 'fastify';
+import { can, normaliseResource, type Resource } from '@watchdeck/core';
+import type { ExposedTables } from '../db/exposed.ts';
+import { TABLE_FEATURES } from '../properties/index.ts';
+import { forbiddenMessage, UNAUTHENTICATED } from './guard.ts';
 
 export type TableAccess = 'read' | 'write';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
-import type { SecretBox } from '../connections/secret-box.ts';
-import type { PlainConnection } from '../connections/testers/index.ts';
+import type { SecretBox } from '../connections/index.ts';
+import type { PlainConnection } from '../connections/index.ts';
 
 /**
  * Connections from the settings area, usable by name in a check spec:

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/index.ts';
-import type { SecretBox } from '../connections/secret-box.ts';
+import type { SecretBox } from '../connections/index.ts';
 import { resourceJobSource, runJob, type JobSource, type ScheduledResource } from '../jobs/index.ts';
 import { scheduledKind } from '../settings/index.ts';
 import { connectionResolver } from './connections.ts';

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { isUuid } from '@watchdeck/core';
 import type { Config } from '../config.ts';
 import type { Db, Queryable } from '../db/index.ts';
-import type { SecretBox } from '../connections/secret-box.ts';
+import type { SecretBox } from '../connections/index.ts';
 import { runJob, type ConsumedEvent, type JobSource } from '../jobs/index.ts';
 import type { Mailer } from '../mail/index.ts';
 import { evaluateDefinitionsOfDone } from './dod.ts';

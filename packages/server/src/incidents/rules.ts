@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { configuredResponderTypes, renderTemplate, SEVERITIES } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
-import { incidentRuleSpec } from '../settings/schemas/others.ts';
+import { incidentRuleSpec } from '../settings/index.ts';
 
 /**
  * Incident rules (settings kind incident_rule, table incident_rules): a check that fails

@@ -3,6 +3,8 @@ import { isFeatureDisabled, type Property } from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
 import { noReadInput, typed } from '../http/validation.ts';
 
+export { TABLE_FEATURES } from './features.ts';
+
 /**
  * Properties (feature flags and other settings): rows of the `properties` table, overlaid by the
  * read-only local flags of WATCHDECK_PROPERTIES. Read on every guarded request, so the merged map

@@ -11,6 +11,7 @@ import { sendError } from '../http/errors.ts';
 import { noQuery, typed } from '../http/validation.ts';
 
 export { SETTINGS_KINDS, scheduledKind } from './kinds.ts';
+export { incidentRuleSpec } from './schemas/others.ts';
 
 /**
  * Writes to every settings table are checked against the kind's schema before the SQL

@@ -8,15 +8,15 @@ import {
 import type { Queryable } from '../../db/index.ts';
 import type { ConsumedEvent, DeliveryContext } from '../../jobs/index.ts';
 import type { Mailer } from '../../mail/index.ts';
-import type { SecretBox } from '../../connections/secret-box.ts';
-import { redactSecrets } from '../../connections/testers/index.ts';
+import type { SecretBox } from '../../connections/index.ts';
+import { redactSecrets } from '../../connections/index.ts';
 import {
   ConnectionLookupError,
   connectionById,
   connectionByName,
   connectionsOfType,
   type StoredConnection,
-} from '../../connections/lookup.ts';
+} from '../../connections/index.ts';
 import { caseWebhook, ConfigurationError, jira, planner, serviceNow } from './clients.ts';
 
 /**

@@ -9,13 +9,13 @@ import {
 } from '@watchdeck/core';
 import type { Db } from '../../db/index.ts';
 import { needs } from '../../auth/index.ts';
-import type { SecretBox } from '../../connections/secret-box.ts';
+import type { SecretBox } from '../../connections/index.ts';
 import {
   ConnectionLookupError,
   connectionById,
   connectionByName,
   connectionsOfType,
-} from '../../connections/lookup.ts';
+} from '../../connections/index.ts';
 import { noParams, optionalText, typed } from '../../http/validation.ts';
 import { ConfigurationError, filterOptions, jira, planner, UpstreamError, type Option } from './clients.ts';
 
