@@ -12,7 +12,7 @@ import { NESTED } from '../cel/expressions.ts';
  * Issue 12 point 5 over HTTP: a definition-of-done script over the CEL limits is refused when it
  * is saved (400, PostgREST's shape, nothing written), and one that is only costly on real data
  * (stored before the limits existed) is stopped by the scheduled job with the reason in job
- * history, in a fraction of the 10 s a run used to stall the API for.
+ * history, well before it could stall the API.
  */
 for (const driver of testDrivers()) {
   describe(`costly definition-of-done scripts (${driver.name})`, () => {
