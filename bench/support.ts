@@ -5,9 +5,9 @@ import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openDb, migrate, type Db } from '../packages/server/src/db/index.ts';
-import { createSession } from '../packages/server/src/auth/sessions.ts';
-import { SESSION_COOKIE } from '../packages/server/src/auth/http.ts';
+import { openDb, migrate, type Db } from '#server/db/index.ts';
+import { createSession } from '#server/auth/sessions.ts';
+import { SESSION_COOKIE } from '#server/auth/http.ts';
 
 /**
  * What the scenarios share: a throw-away database, a real `watchdeck serve` in a child process

@@ -1,5 +1,5 @@
 import { freshDb } from '../support.ts';
-import { EventQueue } from '../../packages/server/src/jobs/event-queue.ts';
+import { EventQueue } from '#server/jobs/event-queue.ts';
 import type { Scenario } from './index.ts';
 
 const EVENTS = 10_000;

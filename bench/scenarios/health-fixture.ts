@@ -1,5 +1,5 @@
 import { freshPostgresDb, sharedFixture, startServer, type BenchDb, type BenchServer, settle } from '../support.ts';
-import { rollUp } from '../../packages/server/src/health/rollups.ts';
+import { rollUp } from '#server/health/rollups.ts';
 
 export const SUMMARY_CHECKS = 5000;
 export const HISTORY_DAYS = 30;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { freshPostgresDb, percentile, startServer, settle } from '../support.ts';
-import { SESSION_COOKIE } from '../../packages/server/src/auth/http.ts';
+import { SESSION_COOKIE } from '#server/auth/http.ts';
 import type { Scenario } from './index.ts';
 
 export const PAGE_CHECKS = 5000;

@@ -2,8 +2,8 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { freshPostgresDb, percentile, startServer } from '../support.ts';
-import { syncPendingCanaries } from '../../packages/server/src/health/sync.ts';
-import { slotPhase } from '../../packages/server/src/jobs/schedule.ts';
+import { syncPendingCanaries } from '#server/health/sync.ts';
+import { slotPhase } from '#server/jobs/schedule.ts';
 import type { Scenario } from './index.ts';
 
 export const HTTP_CHECKS = 5000;

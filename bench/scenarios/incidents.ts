@@ -1,4 +1,4 @@
-import { DETAIL_SELECT, LIST_SELECT } from '../../packages/web/src/features/incidents/api/selects.ts';
+import { DETAIL_SELECT, LIST_SELECT } from '#web/features/incidents/api/selects.ts';
 import { percentile, timedGet } from '../support.ts';
 import { BIG_EVIDENCES, BIG_HYPOTHESES, INCIDENTS, incidentsFixture } from './incidents-fixture.ts';
 import type { Scenario } from './index.ts';

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test are inspected loosely */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
+import { createIdentity } from '#server/auth/identities.ts';
 import { Browser, startLoggedApp, type TestApp } from './support.ts';
 
 /**

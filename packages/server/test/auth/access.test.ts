@@ -5,11 +5,11 @@ import pino from 'pino';
 import { Writable } from 'node:stream';
 import { permissionsOf, whoamiSchema, propertiesSchema } from '@watchdeck/core';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { ensureFirstAdmin } from '../../src/auth/first-run.ts';
-import { createTableAuthorizer } from '../../src/auth/authorize-table.ts';
-import { exposedTables } from '../../src/db/exposed.ts';
-import { loadConfig } from '../../src/config.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { ensureFirstAdmin } from '#server/auth/first-run.ts';
+import { createTableAuthorizer } from '#server/auth/authorize-table.ts';
+import { exposedTables } from '#server/db/exposed.ts';
+import { loadConfig } from '#server/config.ts';
 import { Browser, startLoggedApp, type TestApp } from './support.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -355,7 +355,7 @@ for (const driver of testDrivers()) {
 // Fastify with the same guard, so the test does not depend on other areas' routes.
 describe('route guard', () => {
   it('declares feature and access per route', async () => {
-    const { createGuard, needs } = await import('../../src/auth/guard.ts');
+    const { createGuard, needs } = await import('#server/auth/guard.ts');
     const app = Fastify();
     app.decorateRequest('caller', null);
     const roles = { current: ['viewer'] as string[] };

@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { exposedTables } from '../../src/db/exposed.ts';
-import { LOGIN_FAILURE_LIMIT } from '../../src/auth/login-throttle.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { exposedTables } from '#server/db/exposed.ts';
+import { LOGIN_FAILURE_LIMIT } from '#server/auth/login-throttle.ts';
 import { Browser, csrfOf, startLoggedApp, type TestApp } from './support.ts';
 
 /**

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are inspected loosely */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
+import { createIdentity } from '#server/auth/identities.ts';
 import { Browser, startLoggedApp, type TestApp } from './support.ts';
 
 // Guarded routes cache the caller of a session cookie for a second (own-provider.ts). These

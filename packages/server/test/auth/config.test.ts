@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseLocalProperties } from '../../src/config.ts';
+import { loadConfig, parseLocalProperties } from '#server/config.ts';
 
 describe('auth settings', () => {
   it('parses WATCHDECK_PROPERTIES as read-only local flags', () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
+import { createIdentity } from '#server/auth/identities.ts';
 import {
   Browser,
   codeFrom,

@@ -11,11 +11,11 @@ import {
 } from '@watchdeck/core';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { exposedTables } from '../../src/db/exposed.ts';
-import { TABLE_FEATURES } from '../../src/properties/features.ts';
-import type { DeclaredRoute } from '../../src/auth/index.ts';
-import type { AccessRule, CustomRule } from '../../src/auth/guard.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { exposedTables } from '#server/db/exposed.ts';
+import { TABLE_FEATURES } from '#server/properties/features.ts';
+import type { DeclaredRoute } from '#server/auth/index.ts';
+import type { AccessRule, CustomRule } from '#server/auth/guard.ts';
 import { Browser } from './support.ts';
 
 /**

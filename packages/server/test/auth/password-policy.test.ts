@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { ensureFirstAdmin } from '../../src/auth/first-run.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { ensureFirstAdmin } from '#server/auth/first-run.ts';
 import { Browser, codeFrom, node, startLoggedApp, startMailbox, type Mailbox, type TestApp } from './support.ts';
 
 /**

@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { LOGIN_FAILURE_LIMIT } from '../../src/auth/login-throttle.ts';
-import type { Config } from '../../src/config.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { LOGIN_FAILURE_LIMIT } from '#server/auth/login-throttle.ts';
+import type { Config } from '#server/config.ts';
 import { Browser, startLoggedApp, type TestApp } from './support.ts';
 
 /**

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { generate } from 'otplib';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { FACTOR_FAILURE_LIMIT } from '../../src/auth/login-throttle.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { FACTOR_FAILURE_LIMIT } from '#server/auth/login-throttle.ts';
 import { Browser, node, startLoggedApp, type TestApp } from './support.ts';
 
 /**

@@ -4,9 +4,9 @@ import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } fr
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import type { Db } from '../../src/db/index.ts';
+import { buildApp } from '#server/app.ts';
+import { loadConfig, type Config } from '#server/config.ts';
+import type { Db } from '#server/db/index.ts';
 
 /** Helpers for the auth tests: a browser-like client, a real SMTP peer, captured logs, a key. */
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, generateSecret } from 'otplib';
 import { testDrivers } from '../support/db.ts';
-import { createIdentity, saveCredential } from '../../src/auth/identities.ts';
-import { insertFlow } from '../../src/auth/flows/store.ts';
-import { SecretBox } from '../../src/connections/secret-box.ts';
+import { createIdentity, saveCredential } from '#server/auth/identities.ts';
+import { insertFlow } from '#server/auth/flows/store.ts';
+import { SecretBox } from '#server/connections/secret-box.ts';
 import { Browser, node, startLoggedApp, type TestApp } from './support.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/cel/index.ts';
+import { evaluate } from '#server/cel/index.ts';
 import { DOUBLING, NESTED } from './expressions.ts';
 
 /**

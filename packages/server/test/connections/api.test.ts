@@ -16,7 +16,7 @@ import {
 } from '@watchdeck/core';
 import { testDrivers } from '../support/db.ts';
 import { Browser, startLoggedApp, type Res, type TestApp } from '../auth/support.ts';
-import { SecretBox } from '../../src/connections/secret-box.ts';
+import { SecretBox } from '#server/connections/secret-box.ts';
 
 // Connections through the real API: /api/db writes and reads (encryption at rest, masking,
 // validation) and POST /api/connection/test/:id against real peers on this machine: PostgreSQL,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { testConnection } from '../../src/connections/testers/index.ts';
+import { testConnection } from '#server/connections/testers/index.ts';
 
 /**
  * Issue 12 point 3, outside the pool: a PostgreSQL server that drops the connection in the middle

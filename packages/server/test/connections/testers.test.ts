@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { testConnection, NotImplementedError, redactSecrets, type PlainConnection } from '../../src/connections/testers/index.ts';
-import { SecretBox } from '../../src/connections/secret-box.ts';
+import { testConnection, NotImplementedError, redactSecrets, type PlainConnection } from '#server/connections/testers/index.ts';
+import { SecretBox } from '#server/connections/secret-box.ts';
 
 // Real peers on this machine: PostgreSQL (TEST_DATABASE_URL), MariaDB and Redis when they answer,
 // plus an HTTP listener and an SMTP server started here.

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testDrivers } from '../support/db.ts';
-import { migrate, type Db } from '../../src/db/index.ts';
-import { areaSqlFiles } from '../../src/db/migrate.ts';
+import { migrate, type Db } from '#server/db/index.ts';
+import { areaSqlFiles } from '#server/db/migrate.ts';
 
 /**
  * The areas' SQL files (db/README.md): applied after the versioned migrations, again whenever

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDb, migrate, type Db } from '../../src/db/index.ts';
+import { openDb, migrate, type Db } from '#server/db/index.ts';
 
 /**
  * Issue 12 point 3: a dropped PostgreSQL connection must not take the server down. Backends are

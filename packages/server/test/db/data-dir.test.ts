@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb } from '../../src/db/index.ts';
+import { openDb } from '#server/db/index.ts';
 
 /** Issue 12 point 13: the PGlite data directory is its owner's alone. */
 const root = mkdtempSync(join(tmpdir(), 'watchdeck-datadir-'));

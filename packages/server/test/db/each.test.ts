@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import type { Db } from '../../src/db/index.ts';
+import type { Db } from '#server/db/index.ts';
 
 /** db.each: a read handed over row by row (the health summary renders 5,000 checks this way). */
 describe.each(testDrivers())('db.each on $name', (driver) => {

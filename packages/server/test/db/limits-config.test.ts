@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '#server/config.ts';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPoolSize, loadConfig } from '../../src/config.ts';
+import { defaultPoolSize, loadConfig } from '#server/config.ts';
 
 /** WATCHDECK_DB_POOL_SIZE unset: sized to the machine and to the engines this process runs. */
 describe('default PostgreSQL pool size', () => {

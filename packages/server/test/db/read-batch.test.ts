@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { batchStatement, parameterTexts, ReadBatcher, type BatchPool } from '../../src/db/read-batch.ts';
+import { batchStatement, parameterTexts, ReadBatcher, type BatchPool } from '#server/db/read-batch.ts';
 
 /**
  * db/read-batch.ts: reads of one statement text sent together. What matters: a batched read

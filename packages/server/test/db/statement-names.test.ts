@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatementNames } from '../../src/db/pg-driver.ts';
+import { StatementNames } from '#server/db/pg-driver.ts';
 
 describe('prepared statement naming', () => {
   it('prepares a parameterised text once it repeats, always under the same name', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { EventQueue, publish } from '../../src/jobs/event-queue.ts';
+import { EventQueue, publish } from '#server/jobs/event-queue.ts';
 
 /**
  * Batch mode (jobs/README.md "Batch mode"): a consumer whose handler only writes to the database

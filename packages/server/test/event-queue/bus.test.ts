@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import type { ConsumedEvent } from '../../src/jobs/index.ts';
+import type { Db } from '#server/db/index.ts';
+import type { ConsumedEvent } from '#server/jobs/index.ts';
 import { apiAt, waitFor, type Api } from '../incidents/support.ts';
 
 /**

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
 import { Browser, startLoggedApp, type TestApp } from '../auth/support.ts';
-import { EventQueue, publish } from '../../src/jobs/event-queue.ts';
+import { EventQueue, publish } from '#server/jobs/event-queue.ts';
 
 // The Event Queue page's data (seed 002 section 3 "Event queue summary", seed 000: GET
 // event_queue_summary?order=last_failure.desc): per event name and consumer, the backlog (pending

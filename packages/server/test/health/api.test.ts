@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { createSession } from '../../src/auth/sessions.ts';
-import { SESSION_COOKIE } from '../../src/auth/http.ts';
+import type { Db } from '#server/db/index.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { createSession } from '#server/auth/sessions.ts';
+import { SESSION_COOKIE } from '#server/auth/http.ts';
 import { closedPort, startHttp, type Peer } from './peers.ts';
 
 /**

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HealthEngine } from '../../src/health/engine.ts';
-import { connectionResolver, type ConnectionResolver } from '../../src/health/connections.ts';
-import type { CheckDef } from '../../src/health/spec.ts';
-import { SecretBox } from '../../src/connections/secret-box.ts';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { HealthEngine } from '#server/health/engine.ts';
+import { connectionResolver, type ConnectionResolver } from '#server/health/connections.ts';
+import type { CheckDef } from '#server/health/spec.ts';
+import { SecretBox } from '#server/connections/secret-box.ts';
+import { createSandbox, type Sandbox } from '#server/sandbox/index.ts';
 import { testDrivers } from '../support/db.ts';
 import { closedPort, startHttp, type Peer } from './peers.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HealthEngine } from '../../src/health/engine.ts';
-import type { ConnectionResolver } from '../../src/health/connections.ts';
-import type { CheckDef } from '../../src/health/spec.ts';
+import { HealthEngine } from '#server/health/engine.ts';
+import type { ConnectionResolver } from '#server/health/connections.ts';
+import type { CheckDef } from '#server/health/spec.ts';
 import { closedPort, startDns, startHttp, startHttps, startTcp, type Peer } from './peers.ts';
 
 /**

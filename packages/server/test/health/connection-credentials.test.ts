@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { HealthEngine } from '../../src/health/engine.ts';
-import { connectionResolver } from '../../src/health/connections.ts';
-import type { CheckDef } from '../../src/health/spec.ts';
-import { SecretBox } from '../../src/connections/secret-box.ts';
-import { httpCall } from '../../src/connections/http-call.ts';
+import { HealthEngine } from '#server/health/engine.ts';
+import { connectionResolver } from '#server/health/connections.ts';
+import type { CheckDef } from '#server/health/spec.ts';
+import { SecretBox } from '#server/connections/secret-box.ts';
+import { httpCall } from '#server/connections/http-call.ts';
 import { testDrivers } from '../support/db.ts';
 
 /**

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import { demoTargets, seedDemo } from '../../src/demo/seed.ts';
-import { DELIBERATE } from '../../src/demo/health.ts';
-import { HealthEngine } from '../../src/health/index.ts';
-import { connectionResolver } from '../../src/health/connections.ts';
-import { runJob } from '../../src/jobs/index.ts';
-import type { CanaryRow } from '../../src/health/sync.ts';
+import type { Db } from '#server/db/index.ts';
+import { demoTargets, seedDemo } from '#server/demo/seed.ts';
+import { DELIBERATE } from '#server/demo/health.ts';
+import { HealthEngine } from '#server/health/index.ts';
+import { connectionResolver } from '#server/health/connections.ts';
+import { runJob } from '#server/jobs/index.ts';
+import type { CanaryRow } from '#server/health/sync.ts';
 
 /**
  * The demo stays as designed wherever it runs: a server with demo data, every demo canary run by

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { seedDemo } from '../../src/demo/seed.ts';
-import { syncCanaryChecks, type CanaryRow } from '../../src/health/sync.ts';
+import { seedDemo } from '#server/demo/seed.ts';
+import { syncCanaryChecks, type CanaryRow } from '#server/health/sync.ts';
 
 // The engine re-syncs a canary's checks from its spec before running it; the demo checks must
 // come out of that as they were seeded (labels, severity, description, owner), or the health

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { openDb, migrate, type Db } from '../../src/db/index.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { createSession } from '../../src/auth/sessions.ts';
-import { SESSION_COOKIE } from '../../src/auth/http.ts';
+import { openDb, migrate, type Db } from '#server/db/index.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { createSession } from '#server/auth/sessions.ts';
+import { SESSION_COOKIE } from '#server/auth/http.ts';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { testDrivers } from '../support/db.ts';
-import type { Db } from '../../src/db/index.ts';
-import { recordResults, type RunResult } from '../../src/health/record.ts';
+import type { Db } from '#server/db/index.ts';
+import { recordResults, type RunResult } from '#server/health/record.ts';
 
 /**
  * recordResults writes a canary run as one statement. What a check observed can be anything

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows are inspected loosely */
 import { describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { pruneCheckStatuses, rollUp } from '../../src/health/rollups.ts';
+import { pruneCheckStatuses, rollUp } from '#server/health/rollups.ts';
 
 /**
  * WATCHDECK_DB_STATEMENT_TIMEOUT bounds the statements of requests. The roll-up's first pass and

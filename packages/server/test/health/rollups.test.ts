@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows are inspected loosely */
 import { describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { pruneCheckStatuses, rollUp } from '../../src/health/rollups.ts';
-import { checksSummary } from '../../src/health/summary.ts';
-import { checkGraph } from '../../src/health/graph.ts';
-import { syncCanaryChecks } from '../../src/health/sync.ts';
+import { pruneCheckStatuses, rollUp } from '#server/health/rollups.ts';
+import { checksSummary } from '#server/health/summary.ts';
+import { checkGraph } from '#server/health/graph.ts';
+import { syncCanaryChecks } from '#server/health/sync.ts';
 
 /**
  * Roll-ups and retention: long ranges read hourly/daily rows plus the raw runs after the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { Scheduler } from '../../src/jobs/scheduler.ts';
-import { slotPhase } from '../../src/jobs/schedule.ts';
-import { nextRuntimeOf } from '../../src/health/spec.ts';
+import { Scheduler } from '#server/jobs/scheduler.ts';
+import { slotPhase } from '#server/jobs/schedule.ts';
+import { nextRuntimeOf } from '#server/health/spec.ts';
 
 /**
  * Canary jobs are spread over their interval (ScheduledJob.spread): each fires at its key's stable

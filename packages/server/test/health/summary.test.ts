@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- feed rows are inspected loosely */
 import { describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { rollUp } from '../../src/health/rollups.ts';
+import { rollUp } from '#server/health/rollups.ts';
 import {
   checksSummary,
   checksSummaryRows,
@@ -9,8 +9,8 @@ import {
   percentileOfUnion,
   timestampJson,
   type SummaryFilter,
-} from '../../src/health/summary.ts';
-import type { TimeWindow } from '../../src/health/time-range.ts';
+} from '#server/health/summary.ts';
+import type { TimeWindow } from '#server/health/time-range.ts';
 
 /**
  * The summary feed's fast paths give the numbers of its plain single-statement form:

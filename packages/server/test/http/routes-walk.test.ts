@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import { createIdentity } from '../../src/auth/identities.ts';
-import { deniedBy } from '../../src/auth/guard.ts';
-import type { DeclaredRoute } from '../../src/auth/index.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { deniedBy } from '#server/auth/guard.ts';
+import type { DeclaredRoute } from '#server/auth/index.ts';
 import { Browser } from '../auth/support.ts';
 
 /**

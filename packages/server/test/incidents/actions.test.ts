@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { mentionMarkup } from '@watchdeck/core';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import { hashAccessToken } from '../../src/auth/tokens.ts';
+import type { Db } from '#server/db/index.ts';
+import { hashAccessToken } from '#server/auth/tokens.ts';
 
 /**
  * The incident screens' multi-row writes (migrations/0130_incident_actions.sql) through

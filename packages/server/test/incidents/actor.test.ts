@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import { hashAccessToken } from '../../src/auth/tokens.ts';
-import { exposedTables } from '../../src/db/exposed.ts';
+import type { Db } from '#server/db/index.ts';
+import { hashAccessToken } from '#server/auth/tokens.ts';
+import { exposedTables } from '#server/db/exposed.ts';
 
 /**
  * With sign-in on, the changelog's actor is the caller of each /api/db write (request.person_id

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import { DOD_JOB_NAME, incidentJobSource } from '../../src/incidents/index.ts';
+import type { Db } from '#server/db/index.ts';
+import { DOD_JOB_NAME, incidentJobSource } from '#server/incidents/index.ts';
 import { apiAt, createIncident, type Api } from './support.ts';
 import { NESTED } from '../cel/expressions.ts';
 

@@ -6,9 +6,9 @@ import { AUTOMATIC_DOD_TYPES, DOD_DEFAULT_SCRIPTS, DOD_SCRIPT_EXAMPLES } from '@
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../src/db/index.ts';
-import { dodScriptProblem, evaluateDod, type DodRow } from '../../src/incidents/dod.ts';
-import { DOD_JOB_KEY, DOD_JOB_NAME, DOD_WRITTEN_EVENT, incidentJobSource } from '../../src/incidents/index.ts';
+import type { Db } from '#server/db/index.ts';
+import { dodScriptProblem, evaluateDod, type DodRow } from '#server/incidents/dod.ts';
+import { DOD_JOB_KEY, DOD_JOB_NAME, DOD_WRITTEN_EVENT, incidentJobSource } from '#server/incidents/index.ts';
 import { apiAt, createIncident, waitFor, type Api } from './support.ts';
 
 /**

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { mentionMarkup } from '@watchdeck/core';
 import { testDrivers } from '../support/db.ts';
 import { startLoggedApp, startMailbox, type Mailbox, type TestApp } from '../auth/support.ts';
-import type { Db } from '../../src/db/index.ts';
-import { hashAccessToken } from '../../src/auth/tokens.ts';
+import type { Db } from '#server/db/index.ts';
+import { hashAccessToken } from '#server/auth/tokens.ts';
 import { apiAt, createIncident, waitFor } from './support.ts';
 
 /**

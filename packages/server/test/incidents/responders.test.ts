@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESPONDER_FIELDS, renderTemplate } from '@watchdeck/core';
 import { testDrivers } from '../support/db.ts';
 import { startLoggedApp, startMailbox, type Mailbox, type TestApp } from '../auth/support.ts';
-import type { Db } from '../../src/db/index.ts';
+import type { Db } from '#server/db/index.ts';
 import { startTicketSystems, type TicketSystems } from './peers.ts';
 import { apiAt, createConnection, createIncident, createTeam, hurryRetries, waitFor, type Api } from './support.ts';
 

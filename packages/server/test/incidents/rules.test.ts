@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import { globsMatch } from '../../src/incidents/rules.ts';
+import type { Db } from '#server/db/index.ts';
+import { globsMatch } from '#server/incidents/rules.ts';
 import { apiAt, createTeam, waitFor, type Api } from './support.ts';
 
 /**

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test are inspected loosely */
 import { expect } from 'vitest';
 import { connectionToRow, connectionTypeDef, type ConnectionValues } from '@watchdeck/core';
-import type { Db } from '../../src/db/index.ts';
+import type { Db } from '#server/db/index.ts';
 
 /** Helpers for the incident automation tests: /api/db calls as the AUTH=none admin, fixtures, polling. */
 export interface Api {

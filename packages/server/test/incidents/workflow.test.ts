@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import { SYSTEM_PERSON } from '../../src/auth/caller.ts';
-import { INCIDENT_STATUSES, acceptedStatusMoves, statusToggleTarget } from '../../src/incidents/workflow.ts';
+import type { Db } from '#server/db/index.ts';
+import { SYSTEM_PERSON } from '#server/auth/caller.ts';
+import { INCIDENT_STATUSES, acceptedStatusMoves, statusToggleTarget } from '#server/incidents/workflow.ts';
 
 /**
  * Incidents over /api/db on a real app and database: the status workflow of seed 001 section 4,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { EventQueue, publish, type ConsumedEvent } from '../../src/jobs/event-queue.ts';
+import { EventQueue, publish, type ConsumedEvent } from '#server/jobs/event-queue.ts';
 
 /** The event bus's mechanics (jobs/README.md), on PGlite and PostgreSQL. */
 for (const driver of testDrivers()) {

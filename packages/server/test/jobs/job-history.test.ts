@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { runJob, pruneJobHistory } from '../../src/jobs/job-history.ts';
-import { closeRunsOfGoneProcesses } from '../../src/jobs/processes.ts';
+import { runJob, pruneJobHistory } from '#server/jobs/job-history.ts';
+import { closeRunsOfGoneProcesses } from '#server/jobs/processes.ts';
 
 for (const driver of testDrivers()) {
   describe(`job history (${driver.name})`, () => {

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { testDrivers } from '../support/db.ts';
-import { createEngines } from '../../src/jobs/index.ts';
-import { runJob } from '../../src/jobs/job-history.ts';
-import type { Db } from '../../src/db/index.ts';
+import { createEngines } from '#server/jobs/index.ts';
+import { runJob } from '#server/jobs/job-history.ts';
+import type { Db } from '#server/db/index.ts';
 
 /**
  * Job history with several replicas (issue 12 point 14): two engine instances on one database.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../../src/db/index.ts';
-import { resourceJobSource, type ScheduledResource } from '../../src/jobs/index.ts';
-import { HealthEngine, healthJobSources } from '../../src/health/index.ts';
-import { connectionResolver } from '../../src/health/connections.ts';
+import type { Db, Queryable } from '#server/db/index.ts';
+import { resourceJobSource, type ScheduledResource } from '#server/jobs/index.ts';
+import { HealthEngine, healthJobSources } from '#server/health/index.ts';
+import { connectionResolver } from '#server/health/connections.ts';
 import { testDrivers } from '../support/db.ts';
 
 /**

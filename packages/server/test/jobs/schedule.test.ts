@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '@watchdeck/core';
-import { parseSchedule, nextRun } from '../../src/jobs/schedule.ts';
+import { parseSchedule, nextRun } from '#server/jobs/schedule.ts';
 
 describe('schedules', () => {
   it('parses Go-style durations', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { testDrivers } from '../support/db.ts';
-import { Scheduler } from '../../src/jobs/scheduler.ts';
+import { Scheduler } from '#server/jobs/scheduler.ts';
 
 describe('scheduler', () => {
   for (const driver of testDrivers()) {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { PlanCache } from '../../src/pgrest/plan-cache.ts';
-import { parseQueryString } from '../../src/pgrest/parse.ts';
-import { planRead, type PlanContext } from '../../src/pgrest/plans.ts';
-import { interpret } from '../../src/pgrest/request.ts';
-import { parsePrefer, parseRange } from '../../src/pgrest/respond.ts';
-import { loadSchemaCache, type SchemaCache } from '../../src/pgrest/schema-cache.ts';
+import { PlanCache } from '#server/pgrest/plan-cache.ts';
+import { parseQueryString } from '#server/pgrest/parse.ts';
+import { planRead, type PlanContext } from '#server/pgrest/plans.ts';
+import { interpret } from '#server/pgrest/request.ts';
+import { parsePrefer, parseRange } from '#server/pgrest/respond.ts';
+import { loadSchemaCache, type SchemaCache } from '#server/pgrest/schema-cache.ts';
 import { fixtureExposed, startFixture, type Fixture } from './support.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { RestError } from '../../src/pgrest/errors.ts';
+import { RestError } from '#server/pgrest/errors.ts';
 import { enc, startFixture, type Fixture } from './support.ts';
 
 /**

@@ -1,12 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { restPlugin, type WriteRegistration } from '../../src/pgrest/index.ts';
-import { RestError } from '../../src/pgrest/errors.ts';
-import type { RestLimits } from '../../src/pgrest/limits.ts';
-import { SecretBox } from '../../src/connections/secret-box.ts';
-import type { ExposedTables } from '../../src/db/exposed.ts';
-import type { Db } from '../../src/db/index.ts';
+import { restPlugin, type WriteRegistration } from '#server/pgrest/index.ts';
+import { RestError } from '#server/pgrest/errors.ts';
+import type { RestLimits } from '#server/pgrest/limits.ts';
+import { SecretBox } from '#server/connections/secret-box.ts';
+import type { ExposedTables } from '#server/db/exposed.ts';
+import type { Db } from '#server/db/index.ts';
 import type { TestDriver } from '../support/db.ts';
 
 /**

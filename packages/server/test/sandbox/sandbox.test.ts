@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSandbox, SandboxUnavailableError } from '../../src/sandbox/index.ts';
+import { createSandbox, SandboxUnavailableError } from '#server/sandbox/index.ts';
 
 /**
  * The sandbox itself, with the real bubblewrap (/usr/bin/bwrap, Debian package bubblewrap): who

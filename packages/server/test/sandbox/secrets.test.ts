@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, scrubSecretEnv, SECRET_SETTINGS } from '../../src/config.ts';
+import { loadConfig, scrubSecretEnv, SECRET_SETTINGS } from '#server/config.ts';
 
 /**
  * Secrets come from <NAME>_FILE or the environment, and leave the environment once read, so no

@@ -3,7 +3,7 @@ import { LOCAL_AGENT_ID } from '@watchdeck/core';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
+import type { Db } from '#server/db/index.ts';
 
 /**
  * The local agent (the server's own engines) is online by the 61-second rule for as long as the

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
+import type { Db } from '#server/db/index.ts';
 
 /** The generic settings resources through /api/db and /api/schemas, on a real app and database. */
 

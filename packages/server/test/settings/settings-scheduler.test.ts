@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
-import type { Db } from '../../src/db/index.ts';
-import { resourceJobSource, type ScheduledResource } from '../../src/jobs/index.ts';
-import { scheduledKind } from '../../src/settings/index.ts';
+import type { Db } from '#server/db/index.ts';
+import { resourceJobSource, type ScheduledResource } from '#server/jobs/index.ts';
+import { scheduledKind } from '#server/settings/index.ts';
 
 /**
  * Writes through /api/db reach the scheduler at once: a created canary is scheduled and runs (its

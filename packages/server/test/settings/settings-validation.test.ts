@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { seedDemo } from '../../src/demo/seed.ts';
-import { SETTINGS_KINDS } from '../../src/settings/index.ts';
-import { rowProblems } from '../../src/settings/validate.ts';
+import { seedDemo } from '#server/demo/seed.ts';
+import { SETTINGS_KINDS } from '#server/settings/index.ts';
+import { rowProblems } from '#server/settings/validate.ts';
 
 describe('settings validation', () => {
   // The schemas must accept what the product ships: every demo resource is a valid create.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import type { Db } from '../../src/db/index.ts';
+import { buildApp } from '#server/app.ts';
+import { loadConfig, type Config } from '#server/config.ts';
+import type { Db } from '#server/db/index.ts';
 
 /** A real app on a real database, listening on an ephemeral loopback port. */
 export async function startApp(db: Db, overrides: Partial<Config> = {}): Promise<{ app: FastifyInstance; url: string }> {

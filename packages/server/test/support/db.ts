@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { openDb, migrate, type Db } from '../../src/db/index.ts';
+import { openDb, migrate, type Db } from '#server/db/index.ts';
 
 export interface TestDriver {
   name: 'pglite' | 'pg';

@@ -1,6 +1,6 @@
 import { consumeCode, issueCode, MAX_CODE_ATTEMPTS, voidCodes, type CodeType } from '../codes.ts';
 import { findIdentityByEmail } from '../identities.ts';
-import type { Mail } from '../../mail/index.ts';
+import type { Mail } from '#server/mail/index.ts';
 import { FormError, type FlowRequest, type Outcome } from './engine.ts';
 import { EMAIL_RE } from './registration.ts';
 import { updateFlow, type FlowRow } from './store.ts';

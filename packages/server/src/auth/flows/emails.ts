@@ -1,4 +1,4 @@
-import type { Mail } from '../../mail/index.ts';
+import type { Mail } from '#server/mail/index.ts';
 
 /** The account emails. Plain text: they must survive every mail client and the server log. */
 

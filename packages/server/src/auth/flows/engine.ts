@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Queryable } from '../../db/index.ts';
+import type { Queryable } from '#server/db/index.ts';
 import type { AuthContext } from '../context.ts';
 import { randomToken, safeEqual, sha256 } from '../crypto.ts';
 import { AuthError, storeFlowError } from '../errors.ts';

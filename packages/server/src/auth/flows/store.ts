@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../db/index.ts';
+import type { Db, Queryable } from '#server/db/index.ts';
 import { randomToken } from '../crypto.ts';
 import type { UiText } from './ui.ts';
 

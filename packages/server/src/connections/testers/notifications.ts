@@ -1,5 +1,5 @@
 import { Client as SshClient } from 'ssh2';
-import { verifySmtp } from '../../mail/index.ts';
+import { verifySmtp } from '#server/mail/index.ts';
 import {
   TIMEOUT_MS,
   TEST_TEXT,

@@ -1,5 +1,5 @@
 import type { ConnectionResolver } from '../connections.ts';
-import type { Sandbox } from '../../sandbox/index.ts';
+import type { Sandbox } from '#server/sandbox/index.ts';
 
 /**
  * What every check type implements. A runner does the real work (an HTTP request, a query, a

@@ -1,6 +1,6 @@
 import { plannerPriority, PLANNER_PRIORITIES } from '@watchdeck/core';
-import { httpCall, type HttpAnswer, type HttpCallOptions } from '../../connections/index.ts';
-import { redactSecrets, type PlainConnection } from '../../connections/index.ts';
+import { httpCall, type HttpAnswer, type HttpCallOptions } from '#server/connections/index.ts';
+import { redactSecrets, type PlainConnection } from '#server/connections/index.ts';
 
 /**
  * The ticket systems' APIs, used to open a responder's ticket (dispatch.ts) and to fill the

@@ -5,18 +5,18 @@ import {
   type ResponderClientConfig,
   type TeamResponderType,
 } from '@watchdeck/core';
-import type { Queryable } from '../../db/index.ts';
-import type { ConsumedEvent, DeliveryContext } from '../../jobs/index.ts';
-import type { Mailer } from '../../mail/index.ts';
-import type { SecretBox } from '../../connections/index.ts';
-import { redactSecrets } from '../../connections/index.ts';
+import type { Queryable } from '#server/db/index.ts';
+import type { ConsumedEvent, DeliveryContext } from '#server/jobs/index.ts';
+import type { Mailer } from '#server/mail/index.ts';
+import type { SecretBox } from '#server/connections/index.ts';
+import { redactSecrets } from '#server/connections/index.ts';
 import {
   ConnectionLookupError,
   connectionById,
   connectionByName,
   connectionsOfType,
   type StoredConnection,
-} from '../../connections/index.ts';
+} from '#server/connections/index.ts';
 import { caseWebhook, ConfigurationError, jira, planner, serviceNow } from './clients.ts';
 
 /**

@@ -7,16 +7,16 @@ import {
   type ResponderClientConfig,
   type TeamResponderType,
 } from '@watchdeck/core';
-import type { Db } from '../../db/index.ts';
-import { needs } from '../../auth/index.ts';
-import type { SecretBox } from '../../connections/index.ts';
+import type { Db } from '#server/db/index.ts';
+import { needs } from '#server/auth/index.ts';
+import type { SecretBox } from '#server/connections/index.ts';
 import {
   ConnectionLookupError,
   connectionById,
   connectionByName,
   connectionsOfType,
-} from '../../connections/index.ts';
-import { noParams, optionalText, typed } from '../../http/validation.ts';
+} from '#server/connections/index.ts';
+import { noParams, optionalText, typed } from '#server/http/validation.ts';
 import { ConfigurationError, filterOptions, jira, planner, UpstreamError, type Option } from './clients.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useParams } from 'react-router';
 import { CircleAlert } from 'lucide-react';
-import { ApiError, apiRequest } from '../../lib/http.ts';
-import { storedFlowErrorView } from '../../features/account/api/flow-errors.ts';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { ApiError, apiRequest } from '#web/lib/http.ts';
+import { storedFlowErrorView } from '#web/features/account/api/flow-errors.ts';
+import { Spinner } from '#web/components/ui/spinner.tsx';
 import { ErrorLayout } from './error-layout.tsx';
 
 const GONE = new Set([403, 404, 410]);

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Copy, Download, ExternalLink } from 'lucide-react';
-import { copyToClipboard } from '../../lib/clipboard.ts';
-import { DOCS_URL } from '../../lib/config.ts';
-import { Modal } from '../../components/ui/modal.tsx';
-import { Button, buttonClass } from '../../components/ui/button.tsx';
+import { copyToClipboard } from '#web/lib/clipboard.ts';
+import { DOCS_URL } from '#web/lib/config.ts';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { Button, buttonClass } from '#web/components/ui/button.tsx';
 
 export const KUBECONFIG_TITLE = 'Download and install kubeconfig';
 const APPLY_COMMAND = 'export KUBECONFIG=~/Downloads/kubeconfig.yaml\nkubectl get canaries -A';

@@ -1,6 +1,6 @@
 import { Outlet, useNavigation } from 'react-router';
-import { TooltipProvider } from '../../components/ui/tooltip.tsx';
-import { PageTitleProvider } from '../../components/ui/page-title.tsx';
+import { TooltipProvider } from '#web/components/ui/tooltip.tsx';
+import { PageTitleProvider } from '#web/components/ui/page-title.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { TopBar } from './top-bar.tsx';
 import { useSidebarState } from './use-sidebar-state.ts';

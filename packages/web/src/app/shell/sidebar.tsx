@@ -2,17 +2,17 @@ import { useState } from 'react';
 import { Link, useLocation, useMatch } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
-import { cn } from '../../lib/cn.ts';
-import { aboutQuery } from '../../lib/about.ts';
-import { useSession } from '../../lib/session.tsx';
-import { Tooltip } from '../../components/ui/tooltip.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { aboutQuery } from '#web/lib/about.ts';
+import { useSession } from '#web/lib/session.tsx';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuLabel,
   DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu.tsx';
+} from '#web/components/ui/dropdown-menu.tsx';
 import {
   BRAND_ICON,
   ENGINES_NOT_BUILT,

@@ -1,17 +1,17 @@
 import { Link, useLocation } from 'react-router';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { Bell, BookOpen, CircleHelp, ExternalLink, RotateCw } from 'lucide-react';
-import { cn } from '../../lib/cn.ts';
-import { DOCS_URL } from '../../lib/config.ts';
-import { Tooltip } from '../../components/ui/tooltip.tsx';
-import { PageTitleOutlet } from '../../components/ui/page-title.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { DOCS_URL } from '#web/lib/config.ts';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { PageTitleOutlet } from '#web/components/ui/page-title.tsx';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu.tsx';
-import { useLinkTo } from '../../lib/known-routes.tsx';
+} from '#web/components/ui/dropdown-menu.tsx';
+import { useLinkTo } from '#web/lib/known-routes.tsx';
 import { navItemFor } from '../navigation.ts';
 import { UserMenu } from './user-menu.tsx';
 

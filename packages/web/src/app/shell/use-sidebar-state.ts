@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useLocalStorage, useMediaQuery } from '../../lib/storage.ts';
+import { useLocalStorage, useMediaQuery } from '#web/lib/storage.ts';
 
 export const SIDEBAR_COLLAPSED_KEY = 'sidebar.collapsed';
 /** The sidebar collapses by itself on windows narrower than this (seed 000 section 9). */

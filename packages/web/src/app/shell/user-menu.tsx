@@ -3,10 +3,10 @@ import { Link } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, KeyRound, LogOut, UserRound } from 'lucide-react';
 import { FRONTEND_VERSION } from '@watchdeck/core';
-import { aboutQuery } from '../../lib/about.ts';
-import { apiPost } from '../../lib/http.ts';
-import { useSession } from '../../lib/session.tsx';
-import { toastError } from '../../lib/toast.ts';
+import { aboutQuery } from '#web/lib/about.ts';
+import { apiPost } from '#web/lib/http.ts';
+import { useSession } from '#web/lib/session.tsx';
+import { toastError } from '#web/lib/toast.ts';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -14,7 +14,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuText,
   DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu.tsx';
+} from '#web/components/ui/dropdown-menu.tsx';
 import { KubeconfigModal } from './kubeconfig-modal.tsx';
 
 function initials(name: string): string {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Action } from '@watchdeck/core';
-import { useSession } from '../../lib/session.tsx';
+import { useSession } from '#web/lib/session.tsx';
 import { Unauthorized } from './unauthorized.tsx';
 
 export interface AccessGuardProps {

@@ -5,7 +5,7 @@ import { yaml } from '@codemirror/lang-yaml';
 import { jsonSchema } from 'codemirror-json-schema';
 import { yamlSchema } from 'codemirror-json-schema/yaml';
 import type { JSONSchema7 } from 'json-schema';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 export interface CodeEditorProps {
   value: string;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../lib/http.ts';
+import { apiGet } from '#web/lib/http.ts';
 
 /**
  * The JSON schema of a settings kind's spec, as the server validates it

@@ -13,7 +13,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, ChevronDown, ChevronRight, ChevronsUpDown } from 'lucide-react';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@watchdeck/core';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 import { Spinner } from '../ui/spinner.tsx';
 import {
   dataTableFeatures,

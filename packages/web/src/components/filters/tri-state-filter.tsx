@@ -3,8 +3,8 @@ import * as Popover from '@radix-ui/react-popover';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Ban, ChevronDown, Plus, Search } from 'lucide-react';
 import type { TriState, TriStateMap } from '@watchdeck/core';
-import { cn } from '../../lib/cn.ts';
-import { useTriStateParam } from '../../lib/url-state.ts';
+import { cn } from '#web/lib/cn.ts';
+import { useTriStateParam } from '#web/lib/url-state.ts';
 import { Spinner } from '../ui/spinner.tsx';
 
 export const NO_OPTIONS_MESSAGE = 'No options found';

@@ -1,7 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { useController, useFormContext, type FieldValues, type Path, type RegisterOptions } from 'react-hook-form';
 import { z } from 'zod';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 export const FIELD_REQUIRED_MESSAGE = 'This field is required';
 export const FIELD_NUMBER_MESSAGE = 'This field must be a number';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useController, useFormContext, type FieldValues, type Path } from 'react-hook-form';
 import { formatValueSource, parseValueSource, SECRET_MASK } from '@watchdeck/core';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 import { FIELD_REQUIRED_MESSAGE, FormField, inputClass } from './form-field.tsx';
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import * as Tabs from '@radix-ui/react-tabs';
 import { Modal } from '../ui/modal.tsx';
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 import {
   JOB_DETAILS_TABS,
   NO_DETAILS_MESSAGE,

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { DataTable, dataTableColumns, type DataTablePagination } from '../data-table/index.ts';
-import type { SortParam } from '../../lib/url-state.ts';
-import { formatDateTime, formatDuration, formatRelative } from '../../lib/format.ts';
-import { useLinkTo } from '../../lib/known-routes.tsx';
+import type { SortParam } from '#web/lib/url-state.ts';
+import { formatDateTime, formatDuration, formatRelative } from '#web/lib/format.ts';
+import { useLinkTo } from '#web/lib/known-routes.tsx';
 import { JobStatusBadge } from './job-status.tsx';
 import { JobDetailsModal } from './job-details-modal.tsx';
 import { initialTab, type JobDetails } from './job-details.ts';

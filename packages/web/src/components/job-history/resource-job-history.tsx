@@ -5,7 +5,7 @@ import { JOB_STATUSES } from './job-status.tsx';
 import { JobHistoryTable } from './job-history-table.tsx';
 import { useJobHistory } from './use-job-history.ts';
 import { TimeRangePicker, pastRange, resolveTimeRange, type TimeRange } from '../time-range/index.ts';
-import type { SortParam } from '../../lib/url-state.ts';
+import type { SortParam } from '#web/lib/url-state.ts';
 import { ErrorAlert } from '../ui/error-alert.tsx';
 
 /** The per-resource tab's defaults (seed 002 section 9): last 2 days, 150 a page, SUCCESS excluded. */

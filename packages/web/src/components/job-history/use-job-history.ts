@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { triStateToFilter, type TriStateMap } from '@watchdeck/core';
-import { db, unwrapWithCount } from '../../lib/api.ts';
+import { db, unwrapWithCount } from '#web/lib/api.ts';
 import type { JobHistoryRow } from './job-history-table.tsx';
 
 export interface JobHistoryQuery {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /**
  * The calls of the Link to Incident dialog (seed 000 section 7 "Incident linking"): the pickers'

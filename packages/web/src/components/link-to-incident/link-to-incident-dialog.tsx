@@ -11,8 +11,8 @@ import { FormField, TextAreaField, TextField, inputClass } from '../forms/index.
 import { Button } from '../ui/button.tsx';
 import { Modal } from '../ui/modal.tsx';
 import { AccessGuard, FeatureGuard } from '../auth/index.ts';
-import { useWhoami } from '../../lib/session.tsx';
-import { toastError } from '../../lib/toast.ts';
+import { useWhoami } from '#web/lib/session.tsx';
+import { toastError } from '#web/lib/toast.ts';
 import { linkToIncident, useHypotheses, useOpenIncidents, type EvidenceTarget } from './api.ts';
 
 export const LINK_TITLE = 'Link to Incident';

@@ -6,10 +6,10 @@ import { CodeEditor, useJsonSchema } from '../code-editor/index.ts';
 import { FIELD_REQUIRED_MESSAGE, FormField, TextField, inputClass } from '../forms/index.ts';
 import { Button } from '../ui/button.tsx';
 import { Modal } from '../ui/modal.tsx';
-import { errorMessage } from '../../lib/http.ts';
-import { toastError, toastSuccess } from '../../lib/toast.ts';
-import { useWhoami } from '../../lib/session.tsx';
-import { cn } from '../../lib/cn.ts';
+import { errorMessage } from '#web/lib/http.ts';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
+import { useWhoami } from '#web/lib/session.tsx';
+import { cn } from '#web/lib/cn.ts';
 import { useSettingsMutations } from './use-settings-mutations.ts';
 import { SCHEDULE_OPTIONS, rowName, type SettingsResourceConfig, type SettingsRow } from './types.ts';
 import {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { db, unwrap } from '../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import type { SettingsResourceConfig, SettingsRow } from './types.ts';
 
 /** The query keys of a kind's list and of one row (features/settings-resources reads them). */

@@ -2,8 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import * as Popover from '@radix-ui/react-popover';
 import dayjs from 'dayjs';
 import { CalendarClock, ChevronDown, Clock, History, X } from 'lucide-react';
-import { cn } from '../../lib/cn.ts';
-import { useLocalStorage } from '../../lib/storage.ts';
+import { cn } from '#web/lib/cn.ts';
+import { useLocalStorage } from '#web/lib/storage.ts';
 import { Button } from '../ui/button.tsx';
 import {
   FUTURE_PRESETS,

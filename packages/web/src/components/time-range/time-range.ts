@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { parseRelativeTime } from '@watchdeck/core';
-import { readStored, writeStored } from '../../lib/storage.ts';
+import { readStored, writeStored } from '#web/lib/storage.ts';
 
 /**
  * A time range as the pickers produce it (seed 000 section 2): relative ('now-1h' .. 'now'),

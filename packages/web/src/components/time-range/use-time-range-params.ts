@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { useUpdateSearchParams } from '../../lib/url-state.ts';
+import { useUpdateSearchParams } from '#web/lib/url-state.ts';
 import {
   TIME_RANGE_PARAMS,
   clearedTimeRangeParams,

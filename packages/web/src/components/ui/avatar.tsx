@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** The avatar stack of seed 001 section 9: at most 5 faces, the rest as "+N". */
 export const AVATAR_STACK_MAX = 5;

@@ -1,5 +1,5 @@
-import { errorMessage } from '../../lib/http.ts';
-import { cn } from '../../lib/cn.ts';
+import { errorMessage } from '#web/lib/http.ts';
+import { cn } from '#web/lib/cn.ts';
 
 /** A failed load, in the page where its content would be: the message the error catalogue prescribes. */
 export function ErrorAlert({ error, className }: { error: unknown; className?: string }) {

@@ -1,5 +1,5 @@
 import { AlertTriangle, RotateCw } from 'lucide-react';
-import { errorMessage } from '../../lib/http.ts';
+import { errorMessage } from '#web/lib/http.ts';
 import { Button } from './button.tsx';
 import { Spinner } from './spinner.tsx';
 

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { cn } from '../../lib/cn.ts';
-import { ignoreToastInteraction } from '../../lib/toast.ts';
+import { cn } from '#web/lib/cn.ts';
+import { ignoreToastInteraction } from '#web/lib/toast.ts';
 
 /** Modal sizes of seed 000 section 9. */
 export const MODAL_SIZES = ['very-small', 'small', 'medium', 'large', 'full'] as const;

@@ -1,4 +1,4 @@
-import { formatDateTime, formatRelative } from '../../lib/format.ts';
+import { formatDateTime, formatRelative } from '#web/lib/format.ts';
 
 /** '3 minutes ago', the exact time on hover; `fallback` when there is no time. */
 export function RelativeTime({ at, fallback = null, className }: { at: string | Date | null | undefined; fallback?: React.ReactNode; className?: string }) {

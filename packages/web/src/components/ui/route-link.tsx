@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useRouteExists } from '../../lib/route-registry.tsx';
+import { useRouteExists } from '#web/lib/route-registry.tsx';
 
 /**
  * A link to `to` when that screen exists in this build, else its content as plain text

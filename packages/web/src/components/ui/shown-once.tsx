@@ -1,5 +1,5 @@
 import { Copy } from 'lucide-react';
-import { copyToClipboard } from '../../lib/clipboard.ts';
+import { copyToClipboard } from '#web/lib/clipboard.ts';
 import { Button } from './button.tsx';
 
 /** Seed 000 section 8's notice beside a secret the server returns only at creation. */

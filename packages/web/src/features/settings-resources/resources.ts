@@ -1,4 +1,4 @@
-import type { SettingsFormField, SettingsResourceConfig } from '../../components/settings-form/index.ts';
+import type { SettingsFormField, SettingsResourceConfig } from '#web/components/settings-form/index.ts';
 
 /**
  * The generic settings resources (seed 002 section 2.8): one entry per table, saying how its list

@@ -1,4 +1,4 @@
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 import type { Flow, FlowType } from './flow-types.ts';
 import { type FlowParams, query } from './flow-query.ts';
 

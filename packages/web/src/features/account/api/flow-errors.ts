@@ -1,4 +1,4 @@
-import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { ApiError, errorMessage } from '#web/lib/http.ts';
 import { isFlow, isFlowErrorBody, type Flow, type FlowType } from './flow-types.ts';
 import { resolveRedirect } from './redirects.ts';
 

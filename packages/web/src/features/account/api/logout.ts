@@ -1,4 +1,4 @@
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 
 /** POST /api/auth/logout: ends this browser's session (also the way out of a second-factor prompt). */
 export function logout(): Promise<void> {

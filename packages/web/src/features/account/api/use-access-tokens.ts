@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AccessTokenRecord } from '@watchdeck/core';
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 
 /**
  * The signed-in person's personal access tokens (server: auth/tokens.ts). The list never holds a

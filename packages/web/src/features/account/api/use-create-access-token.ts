@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '@watchdeck/core';
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 import { type AccessToken, tokensKey } from './use-access-tokens.ts';
 
 export interface CreatedAccessToken extends AccessToken {

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Radar } from 'lucide-react';
-import { Spinner } from '../../../components/ui/spinner.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
 import { FlowMessages } from './flow-messages.tsx';
 
 /**

@@ -1,10 +1,10 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { FormField, inputClass } from '../../../components/forms/index.ts';
-import { Button, type ButtonVariant } from '../../../components/ui/button.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { errorMessage } from '../../../lib/http.ts';
+import { FormField, inputClass } from '#web/components/forms/index.ts';
+import { Button, type ButtonVariant } from '#web/components/ui/button.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { errorMessage } from '#web/lib/http.ts';
 import { flatten, labelOf, nodesOf, setPath, submissionBody } from '../api/flow-nodes.ts';
 import { isInputNode, type Flow, type InputNode, type UiGroup } from '../api/flow-types.ts';
 import { webauthnAnswer } from '../api/webauthn.ts';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { Copy, KeyRound } from 'lucide-react';
-import { Button, type ButtonVariant } from '../../../components/ui/button.tsx';
-import { copyToClipboard } from '../../../lib/clipboard.ts';
+import { Button, type ButtonVariant } from '#web/components/ui/button.tsx';
+import { copyToClipboard } from '#web/lib/clipboard.ts';
 import { hasGroup, inputNode, textNode } from '../api/flow-nodes.ts';
 import { isInputNode, type Flow, type InputNode, type UiGroup, type UiText } from '../api/flow-types.ts';
 import { FlowForm } from './flow-form.tsx';

@@ -8,7 +8,7 @@ import { useSelfServiceFlow } from '../api/use-flow.ts';
 import { AuthCard, FlowPending, linkClass } from '../components/auth-card.tsx';
 import { FlowForm } from '../components/flow-form.tsx';
 import { FlowMessages, noticeText } from '../components/flow-messages.tsx';
-import { toastError } from '../../../lib/toast.ts';
+import { toastError } from '#web/lib/toast.ts';
 
 export const LOGIN_TITLES = {
   signIn: 'Sign in',

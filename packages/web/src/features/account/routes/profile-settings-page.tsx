@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import { buttonClass } from '../../../components/ui/button.tsx';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { useWhoami } from '../../../lib/session.tsx';
+import { buttonClass } from '#web/components/ui/button.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { useWhoami } from '#web/lib/session.tsx';
 import type { Flow } from '../api/flow-types.ts';
 import { useSelfServiceFlow } from '../api/use-flow.ts';
 import { AccessTokensSection } from '../components/access-tokens-section.tsx';

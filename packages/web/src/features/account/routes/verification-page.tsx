@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { buttonClass } from '../../../components/ui/button.tsx';
+import { buttonClass } from '#web/components/ui/button.tsx';
 import { useSelfServiceFlow } from '../api/use-flow.ts';
 import { AuthCard, FlowPending, linkClass } from '../components/auth-card.tsx';
 import { FlowForm } from '../components/flow-form.tsx';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, apiPost } from '../../../lib/http.ts';
+import { ApiError, apiPost } from '#web/lib/http.ts';
 import { CONNECTION_MESSAGES } from '../messages.ts';
 
 export type TestOutcome = { kind: 'success'; message: string } | { kind: 'error'; message: string } | { kind: 'not-implemented'; message: string };

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { SETTINGS_LIST_LIMIT } from '@watchdeck/core';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** A row of the connections table as /api/db returns it: password and certificate come masked. */
 export interface ConnectionRow {

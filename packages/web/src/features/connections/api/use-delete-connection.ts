@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import { connectionsKey } from './use-connections.ts';
 
 /** Soft delete: PATCH deleted_at of /connections?id=eq.{id}; the list is refreshed afterwards. */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import { type ConnectionRow, connectionsKey } from './use-connections.ts';
 import type { ConnectionPayload } from './use-create-connection.ts';
 

@@ -9,12 +9,12 @@ import {
   TextField,
   ValueSourceField,
   inputClass,
-} from '../../../components/forms/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { toastError, toastSuccess } from '../../../lib/toast.ts';
-import { useWhoami } from '../../../lib/session.tsx';
+} from '#web/components/forms/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
+import { useWhoami } from '#web/lib/session.tsx';
 import { useCreateConnection } from '../api/use-create-connection.ts';
 import { useUpdateConnection } from '../api/use-update-connection.ts';
 import { useDeleteConnection } from '../api/use-delete-connection.ts';

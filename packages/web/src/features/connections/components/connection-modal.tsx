@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { connectionTypeDef, type ConnectionTypeDef } from '@watchdeck/core';
-import { Modal } from '../../../components/ui/modal.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
 import type { ConnectionRow } from '../api/use-connections.ts';
 import { ConnectionForm } from './connection-form.tsx';
 import { TypeChooser } from './type-chooser.tsx';

@@ -5,7 +5,7 @@ import {
   type ConnectionTypeDef,
   type ConnectionValues,
 } from '@watchdeck/core';
-import { emptyValueSource, fromStoredValue, toStoredValue, type ValueSourceInput } from '../../../components/forms/index.ts';
+import { emptyValueSource, fromStoredValue, toStoredValue, type ValueSourceInput } from '#web/components/forms/index.ts';
 import type { ConnectionRow } from '../api/use-connections.ts';
 
 /** Form values: plain values by field key; secret-or-value fields hold a ValueSourceInput. */

@@ -1,16 +1,16 @@
 import { useState } from 'react';
 import { Plus, RotateCw } from 'lucide-react';
 import { connectionTypeDef } from '@watchdeck/core';
-import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { useCan } from '../../../lib/session.tsx';
-import { useSearchParamState } from '../../../lib/url-state.ts';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { useCan } from '#web/lib/session.tsx';
+import { useSearchParamState } from '#web/lib/url-state.ts';
 import { useConnections, type ConnectionRow } from '../api/use-connections.ts';
 import { ConnectionIcon } from '../components/connection-icon.tsx';
 import { ConnectionModal } from '../components/connection-modal.tsx';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
-import { RelativeTime } from '../../../components/ui/relative-time.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
+import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 
 const col = dataTableColumns<ConnectionRow>();
 

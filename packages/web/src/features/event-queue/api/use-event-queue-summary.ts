@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /**
  * A row of event_queue_summary (seed 002 section 3 "Event queue summary"): the backlog of one

@@ -1,11 +1,11 @@
 import { RotateCw } from 'lucide-react';
-import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { formatDateTime, formatRelative } from '../../../lib/format.ts';
-import { cn } from '../../../lib/cn.ts';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { formatDateTime, formatRelative } from '#web/lib/format.ts';
+import { cn } from '#web/lib/cn.ts';
 import { useEventQueueSummary, type EventQueueSummaryRow } from '../api/use-event-queue-summary.ts';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 const col = dataTableColumns<EventQueueSummaryRow>();
 

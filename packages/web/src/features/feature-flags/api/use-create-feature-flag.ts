@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 import { refreshFeatureFlags } from './use-feature-flags.ts';
 
 export interface FeatureFlagInput {

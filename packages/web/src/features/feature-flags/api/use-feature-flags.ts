@@ -1,8 +1,8 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { propertiesSchema } from '@watchdeck/core';
-import { db, unwrap } from '../../../lib/api.ts';
-import { apiGet } from '../../../lib/http.ts';
-import { propertiesQuery } from '../../../lib/session.tsx';
+import { db, unwrap } from '#web/lib/api.ts';
+import { apiGet } from '#web/lib/http.ts';
+import { propertiesQuery } from '#web/lib/session.tsx';
 
 /** A feature flag as the page shows it (seed 002 section 3 "Feature flag"). */
 export interface FeatureFlag {

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Lock, Trash2 } from 'lucide-react';
-import { TextAreaField, TextField } from '../../../components/forms/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { toastError, toastSuccess } from '../../../lib/toast.ts';
+import { TextAreaField, TextField } from '#web/components/forms/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { useCreateFeatureFlag, type FeatureFlagInput } from '../api/use-create-feature-flag.ts';
 import { useUpdateFeatureFlag } from '../api/use-update-feature-flag.ts';
 import { useDeleteFeatureFlag } from '../api/use-delete-feature-flag.ts';

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Lock, Plus, RotateCw } from 'lucide-react';
-import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { useCan } from '../../../lib/session.tsx';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { useCan } from '#web/lib/session.tsx';
 import { useFeatureFlags, type FeatureFlag } from '../api/use-feature-flags.ts';
 import { FeatureFlagForm } from '../components/feature-flag-form.tsx';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
-import { RelativeTime } from '../../../components/ui/relative-time.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
+import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 
 const col = dataTableColumns<FeatureFlag>();
 

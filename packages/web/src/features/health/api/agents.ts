@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** Agent lookups are cached for 5 minutes (seed 000 section 9). */
 export const AGENT_LOOKUP_STALE_MS = 300_000;

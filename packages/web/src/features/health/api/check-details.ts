@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** A check with its definition and canary, for the Spec tab and the Edit link. */
 export interface CheckDetails {

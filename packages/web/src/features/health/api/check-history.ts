@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { db, unwrapWithCount } from '../../../lib/api.ts';
+import { db, unwrapWithCount } from '#web/lib/api.ts';
 import type { CheckStatus } from './types.ts';
 
 /** The History tab's status filter: 1 healthy, 0 unhealthy (seed 000 section 7). */

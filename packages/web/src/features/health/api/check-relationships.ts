@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** Relationships tab: the configs and components a check watches (seed 000: Name, Type). */
 export interface CheckRelationship {

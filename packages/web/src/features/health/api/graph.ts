@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { CANARY_GRAPH_POINTS } from '@watchdeck/core';
-import { apiGet } from '../../../lib/http.ts';
+import { apiGet } from '#web/lib/http.ts';
 import type { GraphPoint } from './types.ts';
 import type { HealthTimeRange } from '../lib/time-ranges.ts';
 

@@ -1,4 +1,4 @@
-import { apiAnswer, apiGet } from '../../../lib/http.ts';
+import { apiAnswer, apiGet } from '#web/lib/http.ts';
 import { decodeLabelsParam, labelsFilterParam } from '../lib/filters.ts';
 import { DEFAULT_HEALTH_TIME_RANGE, isHealthTimeRange, type HealthTimeRange } from '../lib/time-ranges.ts';
 

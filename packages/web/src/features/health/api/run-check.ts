@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/http.ts';
+import { apiPost } from '#web/lib/http.ts';
 
 /**
  * Run Now: POST /api/canary/run/check/{id}. The server runs the check and records the result;

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/http.ts';
+import { apiPost } from '#web/lib/http.ts';
 
 /** POST /api/playbook/run (seed 000 section 7): the run request; the reply holds run_id. */
 export function useRunPlaybook() {

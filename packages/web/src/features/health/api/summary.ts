@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/http.ts';
+import { apiGet } from '#web/lib/http.ts';
 import { summaryRows, type CheckSummary } from './types.ts';
 import type { HealthTimeRange } from '../lib/time-ranges.ts';
 import { summaryUrl, takePreloaded, type SummaryParams } from './preload.ts';

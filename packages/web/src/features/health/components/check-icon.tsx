@@ -12,7 +12,7 @@ import {
   Terminal,
   type LucideIcon,
 } from 'lucide-react';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 import { HEALTH_DOT_CLASS, healthColour } from '../lib/status.ts';
 
 const ICONS: Record<string, LucideIcon> = {

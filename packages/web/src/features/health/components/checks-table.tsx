@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { DataTable, dataTableColumns, type DataTableColumn } from '../../../components/data-table/index.ts';
-import { formatDuration, formatRelative, formatDateTime } from '../../../lib/format.ts';
-import { cn } from '../../../lib/cn.ts';
+import { DataTable, dataTableColumns, type DataTableColumn } from '#web/components/data-table/index.ts';
+import { formatDuration, formatRelative, formatDateTime } from '#web/lib/format.ts';
+import { cn } from '#web/lib/cn.ts';
 import type { CheckSummary } from '../api/types.ts';
 import { groupHealth, headlineLatency, uptimePercent, HEALTH_DOT_CLASS, healthColour } from '../lib/status.ts';
 import { NO_GROUPING, groupValue, agentName } from '../lib/grouping.ts';

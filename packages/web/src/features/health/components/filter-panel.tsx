@@ -1,8 +1,8 @@
 import { useId, useMemo } from 'react';
 import * as Switch from '@radix-ui/react-switch';
 import type { TriStateMap } from '@watchdeck/core';
-import { TriStateFilter } from '../../../components/filters/index.ts';
-import { cn } from '../../../lib/cn.ts';
+import { TriStateFilter } from '#web/components/filters/index.ts';
+import { cn } from '#web/lib/cn.ts';
 import { splitLabelId, type LabelOption } from '../lib/filters.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { NO_DATA_MESSAGE } from '../../../components/data-table/index.ts';
-import { formatDuration } from '../../../lib/format.ts';
-import { cn } from '../../../lib/cn.ts';
+import { NO_DATA_MESSAGE } from '#web/components/data-table/index.ts';
+import { formatDuration } from '#web/lib/format.ts';
+import { cn } from '#web/lib/cn.ts';
 import type { CheckSummary } from '../api/types.ts';
 import { HEALTH_DOT_CLASS, formatPercent, headlineLatency, healthColour, uptimePercent } from '../lib/status.ts';
 import type { PivotCellType } from '../lib/use-health-params.ts';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Clock } from 'lucide-react';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 import { HEALTH_TIME_RANGES, timeRangeLabel, type HealthTimeRange } from '../lib/time-ranges.ts';
 
 /** The health area's range choice: the fixed options of seed 000 section 9, always ending now. */

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState } from 'react';
 import { LayoutGrid, Search, Table2 } from 'lucide-react';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 import type { Choice } from '../lib/grouping.ts';
 import type { HealthLayout } from '../lib/use-health-params.ts';
-import { useDebouncedValue } from '../../../lib/use-debounced.ts';
+import { useDebouncedValue } from '#web/lib/use-debounced.ts';
 
 export const SEARCH_PLACEHOLDER = 'Search by name, description, or endpoint';
 export const SEARCH_DEBOUNCE_MS = 400;

@@ -1,4 +1,4 @@
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 import { formatPercent, uptimeBarColour, uptimePercent, type HealthColour } from '../lib/status.ts';
 
 const BAR: Record<HealthColour, string> = {

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TriStateMap } from '@watchdeck/core';
-import { useUpdateSearchParams, type UpdateOptions } from '../../../lib/url-state.ts';
+import { useUpdateSearchParams, type UpdateOptions } from '#web/lib/url-state.ts';
 import { decodeLabelsParam, encodeLabelsParam } from './filters.ts';
 import { ALL_TAB, DEFAULT_GROUP_BY, DEFAULT_TAB_BY } from './grouping.ts';
 import { DEFAULT_HEALTH_TIME_RANGE, isHealthTimeRange, type HealthTimeRange } from './time-ranges.ts';

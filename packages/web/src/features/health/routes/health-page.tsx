@@ -1,11 +1,11 @@
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Plus } from 'lucide-react';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { AccessGuard } from '../../../components/auth/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { errorMessage } from '../../../lib/http.ts';
-import { useLocalStorage } from '../../../lib/storage.ts';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { AccessGuard } from '#web/components/auth/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { errorMessage } from '#web/lib/http.ts';
+import { useLocalStorage } from '#web/lib/storage.ts';
 import { useChecksSummary } from '../api/summary.ts';
 import { useAgentNames } from '../api/agents.ts';
 import type { CheckSummary } from '../api/types.ts';

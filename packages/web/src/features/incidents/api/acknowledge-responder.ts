@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 export async function acknowledgeResponder(id: string) {
   unwrap(await db.from('responders').update({ acknowledge_time: new Date().toISOString() }).eq('id', id));

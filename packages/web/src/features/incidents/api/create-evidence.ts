@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import type { EvidenceType } from '@watchdeck/core';
 
 export interface NewEvidence {

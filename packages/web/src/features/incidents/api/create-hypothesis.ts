@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import type { HypothesisType } from '@watchdeck/core';
 
 export async function createHypothesis(row: {

@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /**
  * The incident screens write through /api/db (seed 001 section 7), one call per file in this

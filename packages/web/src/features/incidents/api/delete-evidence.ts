@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 export async function deleteEvidence(id: string) {
   unwrap(await db.from('evidences').delete().eq('id', id));

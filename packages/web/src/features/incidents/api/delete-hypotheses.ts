@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** Deletes hypotheses; their sub-hypotheses, comments and evidences go with them (one statement). */
 export async function deleteHypotheses(ids: string[]) {

@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** Responders are removed by setting deleted_at (seed 001 section 7). */
 export async function deleteResponder(id: string) {

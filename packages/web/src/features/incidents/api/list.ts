@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { db, unwrapWithCount } from '../../../lib/api.ts';
+import { db, unwrapWithCount } from '#web/lib/api.ts';
 import type { IncidentListRow } from './types.ts';
 import { LIST_SELECT } from './selects.ts';
 

@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import type { HypothesisStatus } from '@watchdeck/core';
 
 export async function updateHypothesis(id: string, patch: { title?: string; status?: HypothesisStatus }) {

@@ -1,4 +1,4 @@
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** A status move; evidences chosen as contributing factors join the definition of done first. */
 export async function updateIncidentStatus(id: string, status: string, definitionOfDone: string[] = []) {

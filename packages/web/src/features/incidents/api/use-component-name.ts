@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import { STALE } from './lookup-stale.ts';
 
 export function useComponentName(id: string | undefined) {

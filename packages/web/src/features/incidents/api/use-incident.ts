@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
-import { isUuid } from '../../../lib/ids.ts';
+import { db, unwrap } from '#web/lib/api.ts';
+import { isUuid } from '#web/lib/ids.ts';
 import type { IncidentDetail } from './types.ts';
 import { DETAIL_SELECT } from './selects.ts';
 import { incidentKey } from './incident-key.ts';

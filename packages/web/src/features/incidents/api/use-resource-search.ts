@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** Resources evidence can point at, found by name (seed 000: resource search debounced 300 ms). */
 export type EvidenceResourceType = 'check' | 'topology' | 'config' | 'config_change' | 'config_analysis';

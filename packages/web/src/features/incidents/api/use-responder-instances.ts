@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api.ts';
+import { apiGet } from '#web/lib/api.ts';
 
 /** The ticket system instances (connections) a team responder of `type` can use. */
 export function useResponderInstances(type: string | undefined, teamId: string | undefined) {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api.ts';
+import { apiGet } from '#web/lib/api.ts';
 
 /** Live options of a ticket field (projects, issue types, priorities, plans, buckets). */
 export function useResponderOptions(

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import type { Responder } from './types.ts';
 import { RESPONDER_SELECT } from './selects.ts';
 import { incidentKey } from './incident-key.ts';

@@ -10,15 +10,15 @@ import {
   type ResponderField,
   type TeamResponderType,
 } from '@watchdeck/core';
-import { inputClass } from '../../../components/forms/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { RouteLink } from '../../../components/ui/route-link.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { useWhoami } from '../../../lib/session.tsx';
-import { toastError } from '../../../lib/toast.ts';
-import { useDebouncedValue } from '../../../lib/use-debounced.ts';
+import { inputClass } from '#web/components/forms/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { RouteLink } from '#web/components/ui/route-link.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { useWhoami } from '#web/lib/session.tsx';
+import { toastError } from '#web/lib/toast.ts';
+import { useDebouncedValue } from '#web/lib/use-debounced.ts';
 import { usePeople } from '../api/use-people.ts';
 import { useResponderInstances } from '../api/use-responder-instances.ts';
 import { useResponderOptions } from '../api/use-responder-options.ts';

@@ -10,7 +10,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import type { IncidentSeverity, IncidentStatus, IncidentType } from '@watchdeck/core';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 import { SEVERITY_CLASSES, SEVERITY_LABELS, STATUS_CLASSES, STATUS_LABELS, TYPE_LABELS } from '../lib/display.ts';
 
 const TYPE_ICONS: Record<IncidentType, LucideIcon> = {

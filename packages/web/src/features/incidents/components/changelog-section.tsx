@@ -1,7 +1,7 @@
-import { Tooltip } from '../../../components/ui/tooltip.tsx';
-import { Avatar } from '../../../components/ui/avatar.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { formatDateTime, formatRelative } from '../../../lib/format.ts';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { Avatar } from '#web/components/ui/avatar.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { formatDateTime, formatRelative } from '#web/lib/format.ts';
 import { mentionsAsText } from '@watchdeck/core';
 import { useHistory } from '../api/use-history.ts';
 import type { HistoryEntry } from '../api/types.ts';

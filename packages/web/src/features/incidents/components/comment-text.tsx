@@ -1,8 +1,8 @@
 import { mentionSegments } from '@watchdeck/core';
-import { Avatar } from '../../../components/ui/avatar.tsx';
-import { Tooltip } from '../../../components/ui/tooltip.tsx';
-import { formatDateTime, formatRelative } from '../../../lib/format.ts';
-import { cn } from '../../../lib/cn.ts';
+import { Avatar } from '#web/components/ui/avatar.tsx';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { formatDateTime, formatRelative } from '#web/lib/format.ts';
+import { cn } from '#web/lib/cn.ts';
 import type { Comment } from '../api/types.ts';
 
 /** A comment's text with its @mentions as chips. */

@@ -1,11 +1,11 @@
 import { useId, useMemo, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Mention } from '@watchdeck/core';
-import { inputClass } from '../../../components/forms/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useWhoami } from '../../../lib/session.tsx';
-import { toastError } from '../../../lib/toast.ts';
+import { inputClass } from '#web/components/forms/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { useWhoami } from '#web/lib/session.tsx';
+import { toastError } from '#web/lib/toast.ts';
 import { incidentKey } from '../api/incident-key.ts';
 import { usePeople } from '../api/use-people.ts';
 import { createComment } from '../api/create-comment.ts';

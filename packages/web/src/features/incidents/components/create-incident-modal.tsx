@@ -2,10 +2,10 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { INCIDENT_DEFAULTS, INCIDENT_STATUSES, INCIDENT_TYPES, SEVERITIES } from '@watchdeck/core';
-import { SelectField, TextAreaField, TextField, requiredText, FIELD_REQUIRED_MESSAGE } from '../../../components/forms/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { useBusy } from '../../../lib/use-busy.ts';
+import { SelectField, TextAreaField, TextField, requiredText, FIELD_REQUIRED_MESSAGE } from '#web/components/forms/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { useBusy } from '#web/lib/use-busy.ts';
 import { createIncident } from '../api/create-incident.ts';
 import { SEVERITY_LABELS, STATUS_LABELS, TYPE_LABELS } from '../lib/display.ts';
 

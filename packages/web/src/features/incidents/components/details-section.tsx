@@ -1,16 +1,16 @@
 import { useState, type ReactNode } from 'react';
 import { INCIDENT_TYPES, SEVERITIES, type IncidentSeverity, type IncidentType } from '@watchdeck/core';
-import { inputClass } from '../../../components/forms/index.ts';
-import { Avatar } from '../../../components/ui/avatar.tsx';
-import { formatDuration } from '../../../lib/format.ts';
-import { toastError } from '../../../lib/toast.ts';
-import { useDebouncedCallback } from '../../../lib/use-debounced.ts';
+import { inputClass } from '#web/components/forms/index.ts';
+import { Avatar } from '#web/components/ui/avatar.tsx';
+import { formatDuration } from '#web/lib/format.ts';
+import { toastError } from '#web/lib/toast.ts';
+import { useDebouncedCallback } from '#web/lib/use-debounced.ts';
 import { usePeople } from '../api/use-people.ts';
 import { updateIncident } from '../api/update-incident.ts';
 import type { IncidentDetail, PersonRef } from '../api/types.ts';
 import { SEVERITY_LABELS, TYPE_LABELS } from '../lib/display.ts';
 import { StatusBadge } from './badges.tsx';
-import { RelativeTime } from '../../../components/ui/relative-time.tsx';
+import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 
 /** Severity and type changes save 500 ms after the last choice (seed 001 section 4). */
 export const DETAILS_SAVE_MS = 500;

@@ -1,6 +1,6 @@
 import { Boxes, FileDiff, HeartPulse, Lightbulb, MessageSquare, Network, ScrollText, type LucideIcon } from 'lucide-react';
 import type { EvidenceType } from '@watchdeck/core';
-import { cn } from '../../../lib/cn.ts';
+import { cn } from '#web/lib/cn.ts';
 
 const ICONS: Record<EvidenceType, LucideIcon> = {
   log: ScrollText,

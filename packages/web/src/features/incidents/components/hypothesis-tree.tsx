@@ -1,17 +1,17 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { MessageSquare, MoreHorizontal, Plus } from 'lucide-react';
 import { HYPOTHESIS_STATUSES, type HypothesisStatus, type HypothesisType } from '@watchdeck/core';
-import { Button } from '../../../components/ui/button.tsx';
+import { Button } from '#web/components/ui/button.tsx';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-} from '../../../components/ui/dropdown-menu.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { toastError } from '../../../lib/toast.ts';
-import { useDebouncedCallback } from '../../../lib/use-debounced.ts';
+} from '#web/components/ui/dropdown-menu.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { toastError } from '#web/lib/toast.ts';
+import { useDebouncedCallback } from '#web/lib/use-debounced.ts';
 import { updateHypothesis } from '../api/update-hypothesis.ts';
 import type { Comment, Hypothesis } from '../api/types.ts';
 import {

@@ -1,8 +1,8 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { mentionMarkup, type Mention } from '@watchdeck/core';
-import { Avatar } from '../../../components/ui/avatar.tsx';
-import { inputClass } from '../../../components/forms/index.ts';
-import { cn } from '../../../lib/cn.ts';
+import { Avatar } from '#web/components/ui/avatar.tsx';
+import { inputClass } from '#web/components/forms/index.ts';
+import { cn } from '#web/lib/cn.ts';
 import type { PersonOption } from '../api/use-people.ts';
 
 const MAX_SUGGESTIONS = 8;

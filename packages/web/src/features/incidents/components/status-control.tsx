@@ -6,11 +6,11 @@ import {
   STATUSES_ASKING_FOR_FACTORS,
   type IncidentStatus,
 } from '@watchdeck/core';
-import { inputClass } from '../../../components/forms/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { toastFailure, toastSuccess } from '../../../lib/toast.ts';
+import { inputClass } from '#web/components/forms/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { toastFailure, toastSuccess } from '#web/lib/toast.ts';
 import { updateIncidentStatus } from '../api/update-incident-status.ts';
 import type { Evidence } from '../api/types.ts';
 import { STATUS_LABELS } from '../lib/display.ts';

@@ -2,16 +2,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Plus, RotateCw, Search, X } from 'lucide-react';
 import { INCIDENT_STATUSES, INCIDENT_TYPES } from '@watchdeck/core';
-import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
-import { inputClass } from '../../../components/forms/index.ts';
-import { AvatarStack } from '../../../components/ui/avatar.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { Tooltip } from '../../../components/ui/tooltip.tsx';
-import { formatDateTime, formatRelative } from '../../../lib/format.ts';
-import { useCan } from '../../../lib/session.tsx';
-import { useDebouncedValue } from '../../../lib/use-debounced.ts';
-import { usePaginationParams, useSortingParams, useUpdateSearchParams } from '../../../lib/url-state.ts';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import { inputClass } from '#web/components/forms/index.ts';
+import { AvatarStack } from '#web/components/ui/avatar.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { formatDateTime, formatRelative } from '#web/lib/format.ts';
+import { useCan } from '#web/lib/session.tsx';
+import { useDebouncedValue } from '#web/lib/use-debounced.ts';
+import { usePaginationParams, useSortingParams, useUpdateSearchParams } from '#web/lib/url-state.ts';
 import { SORTABLE, useIncidentList, type IncidentFilters } from '../api/list.ts';
 import { useComponentName } from '../api/use-component-name.ts';
 import { usePeople } from '../api/use-people.ts';
@@ -20,7 +20,7 @@ import { SeverityBadge, StatusBadge, TypeLabel } from '../components/badges.tsx'
 import { CreateIncidentModal } from '../components/create-incident-modal.tsx';
 import { COMPONENTS_FAILED } from '../lib/messages.ts';
 import { SEVERITY_FILTER_OPTIONS, STATUS_LABELS, TYPE_LABELS } from '../lib/display.ts';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 /** seed 001 section 8 */
 export const NO_INCIDENTS = 'There are no incidents matching this criteria';

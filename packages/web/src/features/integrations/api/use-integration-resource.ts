@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { isUuid } from '../../../lib/ids.ts';
-import { db, unwrap } from '../../../lib/api.ts';
+import { isUuid } from '#web/lib/ids.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import type { IntegrationResource, IntegrationTable } from '../types.ts';
 import { integrationsKey } from './use-integrations.ts';
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { db, unwrapWithCount } from '../../../lib/api.ts';
+import { db, unwrapWithCount } from '#web/lib/api.ts';
 import type { IntegrationType } from '../types.ts';
 
 /** A row of integrations_with_status (seed 002 section 3 "Integration list row"). */

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ArrowLeft, type LucideIcon } from 'lucide-react';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { useSession } from '../../../lib/session.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { useSession } from '#web/lib/session.tsx';
 import { DIRECT_OPTIONS, GITOPS_OPTIONS, type DirectOption, type GitOpsOption } from '../gitops/options.ts';
 import type { RenderIntegrationForm } from '../types.ts';
 import { GitOpsForm } from './gitops-form.tsx';

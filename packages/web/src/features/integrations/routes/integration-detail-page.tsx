@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useIntegrationResource } from '../api/use-integration-resource.ts';
 import { useRefreshIntegrations } from '../api/use-refresh-integrations.ts';
 import {
@@ -12,7 +12,7 @@ import {
   type RenderIntegrationForm,
   type RenderJobHistory,
 } from '../types.ts';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 export const UNKNOWN_TYPE_MESSAGE = 'Unknown type';
 const NO_RESOURCES_MESSAGE = 'No resources found';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 
 /** GET /job_history_names ordered by name ascending (the Job Name filter's options). */
 export function useJobNames() {

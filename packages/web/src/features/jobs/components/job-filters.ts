@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { decodeTriState, encodeTriState, type TriStateMap } from '@watchdeck/core';
-import { pastRange } from '../../../components/time-range/index.ts';
+import { pastRange } from '#web/components/time-range/index.ts';
 
 /** Job history defaults (seed 002 section 9). */
 export const JOBS_DEFAULT_RANGE = pastRange('2d');

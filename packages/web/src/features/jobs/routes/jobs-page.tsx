@@ -1,21 +1,21 @@
 import { useMemo } from 'react';
 import { RotateCw } from 'lucide-react';
-import { TriStateFilter, UrlTriStateFilter } from '../../../components/filters/index.ts';
+import { TriStateFilter, UrlTriStateFilter } from '#web/components/filters/index.ts';
 import {
   JOB_RESOURCE_TYPES,
   JOB_STATUSES,
   JobHistoryTable,
   useJobHistory,
-} from '../../../components/job-history/index.ts';
-import { UrlTimeRangePicker, resolveTimeRange, useTimeRangeParams } from '../../../components/time-range/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
+} from '#web/components/job-history/index.ts';
+import { UrlTimeRangePicker, resolveTimeRange, useTimeRangeParams } from '#web/components/time-range/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
 import {
   usePaginationParams,
   useSearchParamState,
   useSortingParams,
   useTriStateParam,
-} from '../../../lib/url-state.ts';
+} from '#web/lib/url-state.ts';
 import { useJobNames } from '../api/use-job-names.ts';
 import {
   JOBS_DEFAULT_RANGE,
@@ -24,7 +24,7 @@ import {
   RUN_DURATION_OPTIONS,
   useJobStatusParam,
 } from '../components/job-filters.ts';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 const STATUS_OPTIONS = JOB_STATUSES.map((s) => ({ value: s }));
 const TYPE_OPTIONS = JOB_RESOURCE_TYPES.map((t) => ({ value: t.value, label: t.label }));

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { SETTINGS_LIST_LIMIT } from '@watchdeck/core';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import {
   settingsListKey,
   type SettingsResourceConfig,
   type SettingsRow,
-} from '../../../components/settings-form/index.ts';
+} from '#web/components/settings-form/index.ts';
 
 /**
  * GET /{table_with_status}?select=*,created_by(...)&order=name&deleted_at=is.null&limit=100

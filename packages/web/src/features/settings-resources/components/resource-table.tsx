@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
-import { JobDetailsModal, JobStatusBadge, initialTab } from '../../../components/job-history/index.ts';
-import { formatDateTime, formatRelative } from '../../../lib/format.ts';
-import { NO_RESOURCES_MESSAGE, rowName, type SettingsRow } from '../../../components/settings-form/index.ts';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import { JobDetailsModal, JobStatusBadge, initialTab } from '#web/components/job-history/index.ts';
+import { formatDateTime, formatRelative } from '#web/lib/format.ts';
+import { NO_RESOURCES_MESSAGE, rowName, type SettingsRow } from '#web/components/settings-form/index.ts';
 import { ResourceIcon } from './resource-icon.tsx';
 import { SCRAPER_TYPE_ICONS } from '../resources.ts';
 

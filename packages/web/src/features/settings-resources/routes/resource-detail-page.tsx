@@ -1,22 +1,22 @@
 import { type ComponentType, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import * as Tabs from '@radix-ui/react-tabs';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { useCan } from '../../../lib/session.tsx';
-import { cn } from '../../../lib/cn.ts';
-import { ResourceJobHistory } from '../../../components/job-history/index.ts';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { useCan } from '#web/lib/session.tsx';
+import { cn } from '#web/lib/cn.ts';
+import { ResourceJobHistory } from '#web/components/job-history/index.ts';
 import {
   NO_RESOURCES_MESSAGE,
   ResourceForm,
   rowName,
   type DetailTab,
   type SettingsResourceConfig,
-} from '../../../components/settings-form/index.ts';
+} from '#web/components/settings-form/index.ts';
 import { useSettingsItem } from '../api/use-settings-item.ts';
 import { ResourceIcon } from '../components/resource-icon.tsx';
 import { resourceConfig } from '../resources.ts';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 const TAB_LABELS: Record<DetailTab, string> = { spec: 'Spec', manageTeam: 'Members', jobHistory: 'Job History' };
 

@@ -1,15 +1,15 @@
 import { useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router';
 import { Plus, RotateCw } from 'lucide-react';
-import { Button } from '../../../components/ui/button.tsx';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { useCan } from '../../../lib/session.tsx';
-import { ResourceForm, type SettingsResourceConfig } from '../../../components/settings-form/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { useCan } from '#web/lib/session.tsx';
+import { ResourceForm, type SettingsResourceConfig } from '#web/components/settings-form/index.ts';
 import { useSettingsList } from '../api/use-settings-list.ts';
 import { ResourceTable } from '../components/resource-table.tsx';
 import { resourceConfig } from '../resources.ts';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 /**
  * /settings/{table}: breadcrumb title, refresh, an add button (write permission only) and the

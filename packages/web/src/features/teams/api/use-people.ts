@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '../../../lib/api.ts';
+import { db, unwrap } from '#web/lib/api.ts';
 import type { Person } from './team-members.ts';
 
 /** Everyone the picker can offer; people are few enough to filter in the browser. */

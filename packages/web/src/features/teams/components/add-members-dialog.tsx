@@ -1,11 +1,11 @@
 import { useId, useMemo, useState } from 'react';
 import { Search } from 'lucide-react';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
-import { inputClass } from '../../../components/forms/index.ts';
-import { errorMessage } from '../../../lib/http.ts';
-import { toastError, toastSuccess } from '../../../lib/toast.ts';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { inputClass } from '#web/components/forms/index.ts';
+import { errorMessage } from '#web/lib/http.ts';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { useAddMembers } from '../api/use-add-members.ts';
 import { usePeople } from '../api/use-people.ts';
 import { addedMessage } from './messages.ts';

@@ -1,16 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { UserMinus, UserPlus, Users } from 'lucide-react';
-import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Tooltip } from '../../../components/ui/tooltip.tsx';
-import { formatDateTime, formatRelative } from '../../../lib/format.ts';
-import { useCan } from '../../../lib/session.tsx';
-import { toastError, toastSuccess } from '../../../lib/toast.ts';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { Tooltip } from '#web/components/ui/tooltip.tsx';
+import { formatDateTime, formatRelative } from '#web/lib/format.ts';
+import { useCan } from '#web/lib/session.tsx';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { useRemoveMember } from '../api/use-remove-member.ts';
 import { useTeamMembers, type TeamMember } from '../api/team-members.ts';
 import { AddMembersDialog } from './add-members-dialog.tsx';
 import { NO_MEMBERS_MESSAGE, removedMessage } from './messages.ts';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 const col = dataTableColumns<TeamMember>();
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { db } from '../../../lib/api.ts';
+import { db } from '#web/lib/api.ts';
 
 export interface ComponentRow {
   id: string;

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InviteUserInput } from '@watchdeck/core';
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 import { usersKeys } from './users.ts';
 
 /** POST /api/auth/invite_user -> {id, link}: the link signs the invitee in to choose a password. */

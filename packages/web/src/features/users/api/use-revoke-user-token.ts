@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 import { userTokensKey } from './user-tokens.ts';
 
 export function useRevokeUserToken(id: string) {

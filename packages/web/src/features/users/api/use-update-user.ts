@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EditUserInput, UserRecord } from '@watchdeck/core';
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 import { usersKeys } from './users.ts';
 
 export function useUpdateUser() {

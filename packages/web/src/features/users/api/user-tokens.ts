@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AccessTokenRecord } from '@watchdeck/core';
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 
 /**
  * An administrator's view of one user's personal access tokens (GET/DELETE

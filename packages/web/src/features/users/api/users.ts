@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserRecord } from '@watchdeck/core';
-import { apiRequest } from '../../../lib/http.ts';
+import { apiRequest } from '#web/lib/http.ts';
 
 /**
  * The users page's calls (seed 002 section 7.8): list, invite (returns a link), update, delete.

@@ -1,7 +1,7 @@
 import type { UserRecord } from '@watchdeck/core';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { toastError, toastSuccess } from '../../../lib/toast.ts';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { fullName } from '../api/full-name.ts';
 import { useDeleteUser } from '../api/use-delete-user.ts';
 

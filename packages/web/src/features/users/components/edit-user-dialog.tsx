@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import type { UserRecord } from '@watchdeck/core';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { toastError, toastSuccess } from '../../../lib/toast.ts';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { useUpdateUser } from '../api/use-update-user.ts';
 import { applyServerErrors, UserForm, useUserForm, type UserFormValues } from './user-form.tsx';
 

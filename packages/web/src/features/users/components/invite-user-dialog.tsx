@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 import { Check, Copy } from 'lucide-react';
-import { Modal } from '../../../components/ui/modal.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { copyToClipboard } from '../../../lib/clipboard.ts';
-import { toastError, toastSuccess } from '../../../lib/toast.ts';
+import { Modal } from '#web/components/ui/modal.tsx';
+import { Button } from '#web/components/ui/button.tsx';
+import { copyToClipboard } from '#web/lib/clipboard.ts';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { useInviteUser } from '../api/use-invite-user.ts';
 import { applyServerErrors, EMPTY_USER, UserForm, useUserForm, type UserFormValues } from './user-form.tsx';
 

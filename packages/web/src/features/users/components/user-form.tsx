@@ -2,8 +2,8 @@ import { useId, type ReactNode } from 'react';
 import { FormProvider, useController, useForm, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ROLES, editUserSchema, type EditUserInput } from '@watchdeck/core';
-import { FormField, TextField, inputClass } from '../../../components/forms/index.ts';
-import { ApiError } from '../../../lib/http.ts';
+import { FormField, TextField, inputClass } from '#web/components/forms/index.ts';
+import { ApiError } from '#web/lib/http.ts';
 
 /**
  * The user form of seed 002 section 5, for inviting (first name, last name, email, role) and

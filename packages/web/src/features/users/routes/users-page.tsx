@@ -1,19 +1,19 @@
 import { useMemo, useState } from 'react';
 import { KeyRound, Pencil, RotateCw, Trash2, UserPlus } from 'lucide-react';
 import type { UserRecord } from '@watchdeck/core';
-import { DataTable, dataTableColumns } from '../../../components/data-table/index.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { PageTitle } from '../../../components/ui/page-title.tsx';
-import { useCan, useWhoami } from '../../../lib/session.tsx';
-import { usePaginationParams } from '../../../lib/url-state.ts';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import { Button } from '#web/components/ui/button.tsx';
+import { PageTitle } from '#web/components/ui/page-title.tsx';
+import { useCan, useWhoami } from '#web/lib/session.tsx';
+import { usePaginationParams } from '#web/lib/url-state.ts';
 import { fullName } from '../api/full-name.ts';
 import { useUsers } from '../api/users.ts';
 import { InviteUserDialog } from '../components/invite-user-dialog.tsx';
 import { EditUserDialog } from '../components/edit-user-dialog.tsx';
 import { DeleteUserDialog } from '../components/delete-user-dialog.tsx';
 import { UserTokensDialog } from '../components/user-tokens-dialog.tsx';
-import { ErrorAlert } from '../../../components/ui/error-alert.tsx';
-import { RelativeTime } from '../../../components/ui/relative-time.tsx';
+import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
+import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 
 /**
  * /settings/users (seed 002 section 2.17): the users table with the highest role shown, an

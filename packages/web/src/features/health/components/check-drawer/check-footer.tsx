@@ -1,24 +1,24 @@
 import { Link, useNavigate } from 'react-router';
 import { ChevronDown, Pencil, Play, Workflow } from 'lucide-react';
 import { canRunCheck } from '@watchdeck/core';
-import { AccessGuard } from '../../../../components/auth/index.ts';
-import { AttachAsEvidenceButton } from '../../../../components/link-to-incident/index.ts';
-import { Button, buttonClass } from '../../../../components/ui/button.tsx';
+import { AccessGuard } from '#web/components/auth/index.ts';
+import { AttachAsEvidenceButton } from '#web/components/link-to-incident/index.ts';
+import { Button, buttonClass } from '#web/components/ui/button.tsx';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuText,
   DropdownMenuTrigger,
-} from '../../../../components/ui/dropdown-menu.tsx';
-import { Spinner } from '../../../../components/ui/spinner.tsx';
-import { useSession } from '../../../../lib/session.tsx';
-import { useLinkTo } from '../../../../lib/known-routes.tsx';
-import { toastError, toastSuccess } from '../../../../lib/toast.ts';
-import { useRunCheck } from '../../api/run-check.ts';
-import { usePlaybooksForCheck } from '../../api/playbooks.ts';
-import { useRunPlaybook } from '../../api/run-playbook.ts';
-import type { CheckSummary } from '../../api/types.ts';
+} from '#web/components/ui/dropdown-menu.tsx';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { useSession } from '#web/lib/session.tsx';
+import { useLinkTo } from '#web/lib/known-routes.tsx';
+import { toastError, toastSuccess } from '#web/lib/toast.ts';
+import { useRunCheck } from '#web/features/health/api/run-check.ts';
+import { usePlaybooksForCheck } from '#web/features/health/api/playbooks.ts';
+import { useRunPlaybook } from '#web/features/health/api/run-playbook.ts';
+import type { CheckSummary } from '#web/features/health/api/types.ts';
 
 function PlaybooksMenu({ check }: { check: CheckSummary }) {
   const navigate = useNavigate();

@@ -1,6 +1,6 @@
 import { Bot } from 'lucide-react';
-import type { CheckSummary } from '../../api/types.ts';
-import { agentName } from '../../lib/grouping.ts';
+import type { CheckSummary } from '#web/features/health/api/types.ts';
+import { agentName } from '#web/features/health/lib/grouping.ts';
 import { CheckIcon, HealthBadge } from '../check-icon.tsx';
 import { LabelChips } from './label-chips.tsx';
 

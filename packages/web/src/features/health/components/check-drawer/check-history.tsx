@@ -1,15 +1,15 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '@watchdeck/core';
-import { DataTable, dataTableColumns } from '../../../../components/data-table/index.ts';
-import { inputClass } from '../../../../components/forms/index.ts';
-import { formatDateTime, formatDuration, formatRelative } from '../../../../lib/format.ts';
-import { toastError } from '../../../../lib/toast.ts';
-import { cn } from '../../../../lib/cn.ts';
-import { useCheckHistory, type HistoryStatusFilter } from '../../api/check-history.ts';
-import type { CheckStatus } from '../../api/types.ts';
-import { DURATION_FILTER_PRESETS, parseDurationFilter } from '../../lib/duration-filter.ts';
-import { timeRangeStart, type HealthTimeRange } from '../../lib/time-ranges.ts';
-import { HEALTH_DOT_CLASS } from '../../lib/status.ts';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import { inputClass } from '#web/components/forms/index.ts';
+import { formatDateTime, formatDuration, formatRelative } from '#web/lib/format.ts';
+import { toastError } from '#web/lib/toast.ts';
+import { cn } from '#web/lib/cn.ts';
+import { useCheckHistory, type HistoryStatusFilter } from '#web/features/health/api/check-history.ts';
+import type { CheckStatus } from '#web/features/health/api/types.ts';
+import { DURATION_FILTER_PRESETS, parseDurationFilter } from '#web/features/health/lib/duration-filter.ts';
+import { timeRangeStart, type HealthTimeRange } from '#web/features/health/lib/time-ranges.ts';
+import { HEALTH_DOT_CLASS } from '#web/features/health/lib/status.ts';
 
 const col = dataTableColumns<CheckStatus>();
 

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
-import { useLinkTo } from '../../../../lib/known-routes.tsx';
-import { DataTable, dataTableColumns } from '../../../../components/data-table/index.ts';
-import type { CheckRelationship } from '../../api/check-relationships.ts';
+import { useLinkTo } from '#web/lib/known-routes.tsx';
+import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
+import type { CheckRelationship } from '#web/features/health/api/check-relationships.ts';
 
 const col = dataTableColumns<CheckRelationship>();
 

@@ -1,8 +1,8 @@
 import { stringify } from 'yaml';
-import { CodeEditor } from '../../../../components/code-editor/index.ts';
-import { Spinner } from '../../../../components/ui/spinner.tsx';
-import { errorMessage } from '../../../../lib/http.ts';
-import type { CheckDetails } from '../../api/check-details.ts';
+import { CodeEditor } from '#web/components/code-editor/index.ts';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { errorMessage } from '#web/lib/http.ts';
+import type { CheckDetails } from '#web/features/health/api/check-details.ts';
 
 /** Spec tab: the check's definition as YAML, read-only (edit it through the canary). */
 export function CheckSpec({ details, isLoading, error }: { details: CheckDetails | null | undefined; isLoading: boolean; error: unknown }) {

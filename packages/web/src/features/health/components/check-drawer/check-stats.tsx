@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { formatDateTime, formatDuration, formatRelative } from '../../../../lib/format.ts';
-import type { CheckSummary } from '../../api/types.ts';
-import { formatPercent, isStale, uptimePercent } from '../../lib/status.ts';
-import type { HealthTimeRange } from '../../lib/time-ranges.ts';
+import { formatDateTime, formatDuration, formatRelative } from '#web/lib/format.ts';
+import type { CheckSummary } from '#web/features/health/api/types.ts';
+import { formatPercent, isStale, uptimePercent } from '#web/features/health/lib/status.ts';
+import type { HealthTimeRange } from '#web/features/health/lib/time-ranges.ts';
 import { TimeRangeSelect } from '../time-range-select.tsx';
 
 function Stat({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import dayjs from 'dayjs';
-import { Spinner } from '../../../../components/ui/spinner.tsx';
-import { errorMessage } from '../../../../lib/http.ts';
-import { formatDuration } from '../../../../lib/format.ts';
-import type { GraphPoint } from '../../api/types.ts';
-import { timeTicks } from '../../lib/time-ticks.ts';
+import { Spinner } from '#web/components/ui/spinner.tsx';
+import { errorMessage } from '#web/lib/http.ts';
+import { formatDuration } from '#web/lib/format.ts';
+import type { GraphPoint } from '#web/features/health/api/types.ts';
+import { timeTicks } from '#web/features/health/lib/time-ticks.ts';
 
 /**
  * Health Overview: per bucket the passing (green) and failing (red) runs as stacked bars, and
