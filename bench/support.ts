@@ -1,3 +1,8 @@
+/**
+ * What the scenarios share: a throw-away database, a real `watchdeck serve` in a child process
+ * (so the load generator never shares an event loop with the server it measures) and a signed-in
+ * session, because production requests pay for the session lookup too.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -8,12 +13,6 @@ import pg from 'pg';
 import { openDb, migrate, type Db } from '#server/db/index.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { SESSION_COOKIE } from '#server/auth/http.ts';
-
-/**
- * What the scenarios share: a throw-away database, a real `watchdeck serve` in a child process
- * (so the load generator never shares an event loop with the server it measures) and a signed-in
- * session, because production requests pay for the session lookup too.
- */
 
 /** The PostgreSQL server the HTTP scenarios run on; the targets are stated for PostgreSQL. */
 export function benchPostgresUrl(): string {

@@ -1,11 +1,10 @@
-import { z } from 'zod';
-import { ROLES, type Role } from './constants.ts';
-import { parseDuration } from './relative-time.ts';
-
 /**
  * Personal access tokens (server: auth/tokens.ts; web: the profile page and the users page).
  * The create body is validated by this schema on the server, so both sides refuse alike.
  */
+import { z } from 'zod';
+import { ROLES, type Role } from './constants.ts';
+import { parseDuration } from './relative-time.ts';
 
 /** The longest lifetime a token may be given; longer asks are refused rather than clamped. */
 export const ACCESS_TOKEN_MAX_LIFETIME_MS = 3650 * 86_400_000; // 10 years (3650d)

@@ -1,10 +1,9 @@
-import { z } from 'zod';
-
 /**
  * Shapes of the JSON routes outside /api/db that both sides rely on. The server validates its
  * answers against nothing here (it builds them); the web app parses them with these schemas so a
  * drift shows up as a clear error instead of undefined fields.
  */
+import { z } from 'zod';
 
 /** GET /api/auth/whoami */
 export const whoamiSchema = z.object({

@@ -1,7 +1,6 @@
+// The user form's rules (seed 002 section 5): the web form and the server both use them.
 import { describe, expect, it } from 'vitest';
 import { editUserSchema, inviteUserSchema, USER_FORM_MESSAGES } from '../src/user-form.ts';
-
-// The user form's rules (seed 002 section 5): the web form and the server both use them.
 
 const messages = (input: unknown) => {
   const r = inviteUserSchema.safeParse(input);

@@ -1,3 +1,6 @@
+// The account pages against a real server with sign-in on (AUTH=kratos), registration open and
+// its emails going to a real SMTP peer started here. Each test uses its own browser context
+// (its own cookies), like a separate person at a separate computer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generate } from 'otplib';
@@ -5,10 +8,6 @@ import pg from 'pg';
 import { launch, screenshot, poll } from './browser.ts';
 import { codeFrom, startMailbox, type Mailbox } from './mailbox.ts';
 import { startServer, type StartedServer } from './server.ts';
-
-// The account pages against a real server with sign-in on (AUTH=kratos), registration open and
-// its emails going to a real SMTP peer started here. Each test uses its own browser context
-// (its own cookies), like a separate person at a separate computer.
 
 // A busy machine (2 cores, other suites running) can take seconds per navigation.
 

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot, poll } from './browser.ts';
-
 // /settings/connections against the shared server (demo data, AUTH=none): the list, the type
 // chooser, per-type forms with the secret-or-value input, create / edit / validate / delete, and
 // the connection test against this machine's PostgreSQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 const PG = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
 const PG_USER = PG.username || 'postgres';

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { connectionToRow, connectionTypeDef } from '@watchdeck/core';
-import { launch, baseUrl, screenshot, poll } from './browser.ts';
-
 // /settings/event-queue-status against the shared server. The demo seeds no queue state (only
 // what the engines did shows), so this test makes a real backlog: a team responder whose support
 // case goes to a webhook nobody listens on (127.0.0.1:9); its dispatch fails and is retried,
 // and the page shows it under the event name and the consumer that failed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { connectionToRow, connectionTypeDef } from '@watchdeck/core';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 describe('event queue', () => {
   let browser: Browser;

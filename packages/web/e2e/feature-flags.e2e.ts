@@ -1,11 +1,10 @@
+// /settings/feature-flags on a server of its own, because local flags come from the server's
+// environment (WATCHDECK_PROPERTIES): list, add with the seed's validation, update, the read-only
+// local flag, a flag that switches a screen off, and removal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, screenshot, poll } from './browser.ts';
 import { startServer, type StartedServer } from './server.ts';
-
-// /settings/feature-flags on a server of its own, because local flags come from the server's
-// environment (WATCHDECK_PROPERTIES): list, add with the seed's validation, update, the read-only
-// local flag, a flag that switches a screen off, and removal.
 
 describe('feature flags', () => {
   let server: StartedServer;

@@ -1,9 +1,3 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot, poll, waitUntil } from './browser.ts';
-
 // The health dashboard (/health) and the check drawer against the real server with demo data
 // (canaries from packages/server/src/demo/health.ts) and the real check engine. The demo seeds no
 // history: every result here is a run of the engine since the server started. The demo checks
@@ -11,6 +5,11 @@ import { launch, baseUrl, screenshot, poll, waitUntil } from './browser.ts';
 // port). This file adds canaries of its own against a local peer, runs some checks with Run Now
 // to have a history to page and filter, and one check of a registered remote agent that never
 // connected (so it never ran).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launch, baseUrl, screenshot, poll, waitUntil } from './browser.ts';
 
 interface SummaryCheck {
   id: string;

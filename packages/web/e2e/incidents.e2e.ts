@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot, poll } from './browser.ts';
-
 // Incidents (seed 001) against the real server with demo data (AUTH=none: everyone is an
 // administrator): the list and its URL filters, creating an incident, the status workflow with
 // the contributing-factors dialog, the hypothesis tree, evidence, the definition of done,
 // responders, comments with mentions and the changelog.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
   const res = await fetch(`${baseUrl()}/api/db/${path}`, {

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, baseUrl, screenshot, poll } from './browser.ts';
-
 // /settings/integrations and /settings/integrations/{type}/{id} against the shared server (demo
 // scrapers, topologies and log backends, never run: no job status): search, the add dialog with both groups, a GitOps
 // option's generated Flux manifests and Helm command, adding a topology directly, editing and
 // deleting it from its detail page, and 'Unknown type'.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 /** Replaces the whole document of the CodeMirror editor labelled `label`, as a person would. */
 async function setEditor(page: Page, label: string, text: string) {

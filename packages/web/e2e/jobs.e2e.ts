@@ -1,13 +1,12 @@
+// Job history as the engines wrote it since the server started: the demo seeds none. The demo
+// canaries run on their schedules (console: all pass, SUCCESS; database: one deliberate failure,
+// WARNING; deliberate-failures: all fail, FAILED), and this file adds a canary of its own whose
+// check takes over a second against a slow local peer, so the duration filter has runs to find.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll, waitUntil } from './browser.ts';
-
-// Job history as the engines wrote it since the server started: the demo seeds none. The demo
-// canaries run on their schedules (console: all pass, SUCCESS; database: one deliberate failure,
-// WARNING; deliberate-failures: all fail, FAILED), and this file adds a canary of its own whose
-// check takes over a second against a slow local peer, so the duration filter has runs to find.
 
 /** '1m 5s' / '31s' / '850ms' back to milliseconds (the table's duration format). */
 function durationMs(text: string): number {

@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
-
 // A real SMTP peer for the browser tests: the server under test sends its account emails here
 // (SMTP_URL), and a test reads the code out of the mail like a person would.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 
 export interface Mailbox {
   url: string;

@@ -1,13 +1,12 @@
+// Starts one real Watchdeck server (the built web app included) for browser tests: PGlite in a
+// temporary directory, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. `env` adds
+// to or overrides the defaults (e.g. AUTH=kratos, SMTP_URL). stop() ends it and cleans up.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import pg from 'pg';
-
-// Starts one real Watchdeck server (the built web app included) for browser tests: PGlite in a
-// temporary directory, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. `env` adds
-// to or overrides the defaults (e.g. AUTH=kratos, SMTP_URL). stop() ends it and cleans up.
 
 export interface StartedServer {
   baseUrl: string;

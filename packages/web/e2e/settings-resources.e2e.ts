@@ -1,8 +1,7 @@
+// The machine is shared and busy: give the page time to load its chunks and data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll } from './browser.ts';
-
-// The machine is shared and busy: give the page time to load its chunks and data.
 
 /** Replaces the whole document of the CodeMirror editor labelled `label` (typing as a person would). */
 async function setEditor(page: Page, label: string, text: string) {

@@ -1,9 +1,8 @@
+// The console shell against a real server: /api/auth/whoami and /api/properties answer with the
+// contract in packages/core/src/api-contract.ts (the test server runs with AUTH=none or signs in).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll } from './browser.ts';
-
-// The console shell against a real server: /api/auth/whoami and /api/properties answer with the
-// contract in packages/core/src/api-contract.ts (the test server runs with AUTH=none or signs in).
 
 describe('console shell', () => {
   let browser: Browser;

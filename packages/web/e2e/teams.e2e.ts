@@ -1,8 +1,7 @@
+/** The machine is shared and at times slow: wait up to 10 s for the page to catch up. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll } from './browser.ts';
-
-/** The machine is shared and at times slow: wait up to 10 s for the page to catch up. */
 
 // The Members tab of a team (seed 002 section 2.18) on the shared e2e server (AUTH=none: the
 // system person is an admin) with the demo people. Each run makes its own team through /api/db,

@@ -1,9 +1,8 @@
+/** The machine is shared and at times slow: wait up to 10 s for the page to catch up. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, screenshot, poll } from './browser.ts';
 import { startServer, type StartedServer } from './server.ts';
-
-/** The machine is shared and at times slow: wait up to 10 s for the page to catch up. */
 
 // The users page (seed 002 section 2.17) and what roles and feature flags hide, against a real
 // server with sign-in on (AUTH=kratos) and the demo people. Sign-in goes through the API flow in

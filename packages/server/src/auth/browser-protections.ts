@@ -1,7 +1,3 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import { isOwnOrigin } from './http.ts';
-
 /**
  * Protections every response and every state-changing request get (README "Security", "Browser
  * protections"). Installed on the root app before any route, so the web app's files, /api/db,
@@ -18,6 +14,9 @@ import { isOwnOrigin } from './http.ts';
  *   - the identity flows' form submissions (/api/auth/self-service/...): they may arrive as plain
  *     urlencoded forms and carry their own CSRF token, bound to the watchdeck_csrf cookie.
  */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { isOwnOrigin } from './http.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const FLOW_SUBMISSIONS = '/api/auth/self-service/';

@@ -1,11 +1,10 @@
-import type { Queryable } from '../db/index.ts';
-import { numericCode, randomToken, sha256 } from './crypto.ts';
-
 /**
  * One-time secrets for recovery and verification (identity_tokens): six-digit codes sent by email
  * and long link tokens in invitations. Stored as a hash salted with the flow id, single use,
  * with an expiry; a flow's attempt counter (see the flows) stops guessing of the short codes.
  */
+import type { Queryable } from '../db/index.ts';
+import { numericCode, randomToken, sha256 } from './crypto.ts';
 
 export type CodeType = 'recovery' | 'verification';
 

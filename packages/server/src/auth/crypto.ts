@@ -1,10 +1,9 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-
 /**
  * Small primitives shared by sessions, flows, codes and tokens. Secrets that are random and long
  * (session tokens, access tokens, backup codes) are stored as SHA-256: a fast hash is enough when
  * the input cannot be guessed. Passwords, which can be guessed, go through argon2 (password.ts).
  */
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** A URL-safe random string carrying `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {

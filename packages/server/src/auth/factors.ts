@@ -1,3 +1,7 @@
+/**
+ * Second factors: TOTP apps (otplib), backup codes ("lookup secrets") and WebAuthn security keys
+ * (@simplewebauthn/server). Pure helpers: storage is the flows' business.
+ */
 import type { FastifyRequest } from 'fastify';
 import { generateSecret, generateURI, verify as verifyOtp } from 'otplib';
 import {
@@ -14,11 +18,6 @@ import type { Config } from '../config.ts';
 import { lookupCode, sha256 } from './crypto.ts';
 import { publicOrigin } from './http.ts';
 import type { LookupConfig, WebauthnKey } from './identities.ts';
-
-/**
- * Second factors: TOTP apps (otplib), backup codes ("lookup secrets") and WebAuthn security keys
- * (@simplewebauthn/server). Pure helpers: storage is the flows' business.
- */
 
 export const ISSUER = 'Watchdeck';
 

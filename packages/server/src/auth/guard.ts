@@ -1,9 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { can, type Action, type Resource } from '@watchdeck/core';
-import type { Caller } from './caller.ts';
-import { AuthError } from './errors.ts';
-import { errorBody } from '../http/errors.ts';
-
 /**
  * Route-level access control. A route says what it needs in its `config`:
  *
@@ -20,6 +14,11 @@ import { errorBody } from '../http/errors.ts';
  * Routes outside /api (the web app's files) are public. An /api route that declares nothing
  * still requires a signed-in caller; the start-up log lists such routes so they get a rule.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { can, type Action, type Resource } from '@watchdeck/core';
+import type { Caller } from './caller.ts';
+import { AuthError } from './errors.ts';
+import { errorBody } from '../http/errors.ts';
 
 export interface AccessRule {
   resource: Resource;

@@ -1,12 +1,11 @@
-import type { Queryable } from '../db/index.ts';
-import { effectiveRoles } from '@watchdeck/core';
-import { hashPassword } from './password.ts';
-
 /**
  * Identities of the own identity service. An identity shares its id with the person it signs in
  * as (people.id), so roles, teams and created_by all point at the same uuid. Secrets live in
  * identity_credentials, one row per method; this module is the only one that reads them.
  */
+import type { Queryable } from '../db/index.ts';
+import { effectiveRoles } from '@watchdeck/core';
+import { hashPassword } from './password.ts';
 
 export interface Traits {
   email: string;

@@ -1,7 +1,3 @@
-import type { Queryable } from '../db/index.ts';
-import { sha256 } from './crypto.ts';
-import { normaliseEmail } from './identities.ts';
-
 /**
  * Brute-force brake for password sign-in, per identifier and client address: after
  * LOGIN_FAILURE_LIMIT wrong passwords within LOGIN_FAILURE_WINDOW_MS the login flow answers 429
@@ -12,6 +8,9 @@ import { normaliseEmail } from './identities.ts';
  * stops floods, this one stops slow guessing at one account. Counts live in the database so
  * every replica sees the same numbers.
  */
+import type { Queryable } from '../db/index.ts';
+import { sha256 } from './crypto.ts';
+import { normaliseEmail } from './identities.ts';
 
 export const LOGIN_FAILURE_LIMIT = 5;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;

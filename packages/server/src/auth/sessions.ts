@@ -1,13 +1,12 @@
-import type { Queryable } from '../db/index.ts';
-import { randomToken, sha256 } from './crypto.ts';
-import { getIdentity, identityJson, type Identity } from './identities.ts';
-import { pruneLoginFailures } from './login-throttle.ts';
-
 /**
  * Sessions: the cookie carries a random token, the database only its SHA-256, so a database dump
  * cannot be replayed as cookies. A session is aal1 after a password (or a recovery code) and aal2
  * once a second factor was presented in the same session.
  */
+import type { Queryable } from '../db/index.ts';
+import { randomToken, sha256 } from './crypto.ts';
+import { getIdentity, identityJson, type Identity } from './identities.ts';
+import { pruneLoginFailures } from './login-throttle.ts';
 
 export type Aal = 'aal1' | 'aal2';
 export type AuthMethod = 'password' | 'totp' | 'lookup_secret' | 'webauthn' | 'code_recovery' | 'link_recovery';

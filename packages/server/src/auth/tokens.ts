@@ -1,3 +1,10 @@
+/**
+ * Personal access tokens: `Authorization: Bearer <token>` for scripts and the kubeconfig. The
+ * token is shown once at creation; access_tokens.value holds its SHA-256 only. An unscoped token
+ * acts as its owner with the owner's current roles; a scoped one (role chosen at creation, no
+ * higher than the owner's) with that role, and never with more than the owner has now, so
+ * demoting a person demotes their tokens too.
+ */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
@@ -19,14 +26,6 @@ import type { AuthContext } from './context.ts';
 import { noBody, noParams, noQuery, queryInt, typed } from '../http/validation.ts';
 import { needs, SIGNED_IN } from './guard.ts';
 import { sendError } from '../http/errors.ts';
-
-/**
- * Personal access tokens: `Authorization: Bearer <token>` for scripts and the kubeconfig. The
- * token is shown once at creation; access_tokens.value holds its SHA-256 only. An unscoped token
- * acts as its owner with the owner's current roles; a scoped one (role chosen at creation, no
- * higher than the owner's) with that role, and never with more than the owner has now, so
- * demoting a person demotes their tokens too.
- */
 
 const PREFIX = 'wdpat_';
 

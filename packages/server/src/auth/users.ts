@@ -1,3 +1,9 @@
+/**
+ * User administration (settings > users): list, invite, edit, delete. Reading needs identities
+ * read, changing needs identities write (admins only, by the matrix). Bodies are checked with
+ * the web form's own schemas (core user-form.ts, seed 002 section 5), so a server-side refusal
+ * reads like the client-side one.
+ */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { displayedRole, editUserSchema, idParam, inviteUserSchema } from '@watchdeck/core';
@@ -20,13 +26,6 @@ import { revokeAllSessions } from './sessions.ts';
 import { revokeAllTokens } from './tokens.ts';
 import { insertFlow } from './flows/store.ts';
 import { sendError } from '../http/errors.ts';
-
-/**
- * User administration (settings > users): list, invite, edit, delete. Reading needs identities
- * read, changing needs identities write (admins only, by the matrix). Bodies are checked with
- * the web form's own schemas (core user-form.ts, seed 002 section 5), so a server-side refusal
- * reads like the client-side one.
- */
 
 interface UserRow {
   id: string;

@@ -1,6 +1,3 @@
-import { CelScalar, celFunc, isCelError, isCelList, isCelMap, plan, celEnv, parse, type CelValue } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
-
 /**
  * CEL (DESIGN.md: @bufbuild/cel), the one expression language of the server: a check's `test` and
  * `display` expressions (health/engine.ts) and the incidents' definition-of-done scripts
@@ -11,6 +8,8 @@ import { strings } from '@bufbuild/cel/ext';
  * Inputs are JSON-like values; celTimestamp() and celDuration() make CEL timestamps and durations
  * (so `now - check.last_transition_time > duration("5m")` compares real times).
  */
+import { CelScalar, celFunc, isCelError, isCelList, isCelMap, plan, celEnv, parse, type CelValue } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
 
 /**
  * Limits on one evaluation. @bufbuild/cel has no cost limit of its own, and a short expression can

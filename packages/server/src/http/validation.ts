@@ -1,6 +1,3 @@
-import type { FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
-import { z } from 'zod';
-
 /**
  * Validation at the edge: routes declare `schema: { params, querystring, body }` as zod schemas
  * (core's, where the web shares them) and Fastify runs them before the handler, after the access
@@ -8,6 +5,8 @@ import { z } from 'zod';
  * of its schema. A refusal is a 400 in the one error shape (errors.ts) whose message names the
  * field; the handler receives the parsed values, typed through `typed(app)`.
  */
+import type { FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
+import { z } from 'zod';
 
 /** Fastify's type provider for zod: a route's request parts typed by its schemas' output. */
 export interface ZodTypeProvider extends FastifyTypeProvider {

@@ -1,12 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db } from '../db/index.ts';
-
 /**
  * Job history: every engine run records RUNNING, then SUCCESS / WARNING / FAILED with counts,
  * duration and details. The RUNNING row is written before the work starts so a crash leaves a
  * trace; it names the process that runs it (process_id), and once that process stops beating
  * the survivors mark it STOPPED (processes.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Db } from '../db/index.ts';
 
 /**
  * The engine process a run belongs to. The scheduler and the event queue run their work inside

@@ -1,7 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import type { Db } from '../db/index.ts';
-
 /**
  * The liveness of the processes that run the engines (table engine_processes, migration 0181).
  * Each one registers at start, beats every `heartbeatMs` and leaves at a clean stop. Every beat
@@ -9,6 +5,9 @@ import type { Db } from '../db/index.ts';
  * `staleAfterMs` ago: a replica killed mid-run has its runs marked STOPPED by the survivors
  * within staleAfterMs + heartbeatMs, and a starting replica leaves the runs of live ones alone.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Db } from '../db/index.ts';
 
 /** 10 s beats, 30 s window: a dead replica's runs are closed within 40 s. */
 export const HEARTBEAT_MS = 10_000;

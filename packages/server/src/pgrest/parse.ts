@@ -1,9 +1,8 @@
-import { RestError, parseError } from './errors.ts';
-
 /**
  * The URL language: select trees, filters (with not./or/and), order, limit/offset. Pure parsing;
  * names are checked against the schema later, when the plan is built.
  */
+import { RestError, parseError } from './errors.ts';
 
 export interface Field {
   column: string;

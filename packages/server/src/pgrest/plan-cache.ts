@@ -1,9 +1,3 @@
-import { OPERATION, parseList } from './parse.ts';
-import { classifyKey } from './request.ts';
-import { rootPage, type Plan } from './plans.ts';
-import type { Prefer } from './respond.ts';
-import type { ParamSource } from './sql.ts';
-
 /**
  * Reads of the same shape share one plan. A screen asks the same question with other values
  * (`configs?id=eq.<id>`, a list page with another type, page or search), and parsing the select
@@ -16,6 +10,11 @@ import type { ParamSource } from './sql.ts';
  * only bind their own values. Only plans are cached, never results: every request still runs its
  * statement, and the RBAC hook still sees every relation the plan touches.
  */
+import { OPERATION, parseList } from './parse.ts';
+import { classifyKey } from './request.ts';
+import { rootPage, type Plan } from './plans.ts';
+import type { Prefer } from './respond.ts';
+import type { ParamSource } from './sql.ts';
 
 /** Operators whose value is only ever a bound parameter (the SQL text does not depend on it). */
 const VALUE_OPERATORS = new Set([

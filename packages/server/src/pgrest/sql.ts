@@ -1,13 +1,12 @@
+/**
+ * Turns a parsed request into one parameterised SQL statement that returns the JSON body as text.
+ * Identifiers only ever come from the schema cache (quoted); values only ever as $n parameters.
+ */
 import { RestError, columnNotFound, parseError, tableNotFound } from './errors.ts';
 import { parseList, splitTop, type Condition, type Field, type Filter, type OrderTerm, type SelectItem } from './parse.ts';
 import type { RequestModel } from './request.ts';
 import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
 import { MAX_SELECT_COLUMNS } from './limits.ts';
-
-/**
- * Turns a parsed request into one parameterised SQL statement that returns the JSON body as text.
- * Identifiers only ever come from the schema cache (quoted); values only ever as $n parameters.
- */
 
 export interface BuildOptions {
   schema: SchemaCache;

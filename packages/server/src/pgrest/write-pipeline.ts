@@ -1,10 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
-
 /**
  * What writing a table through /api/db does besides the SQL, declared by the areas per table
  * (README.md "Writes: the pipeline"): checks before the statement, effects after the commit.
  * The engine knows no area; app.ts hands it the areas' registrations.
  */
+import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * Refuses a write before any SQL runs, after the caller is authorised for every relation the

@@ -1,9 +1,3 @@
-import { spawn, type StdioOptions } from 'node:child_process';
-import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { constants } from 'node:os';
-import { isAbsolute, normalize, posix, resolve } from 'node:path';
-import type { Writable } from 'node:stream';
-
 /**
  * Runs scripts (exec checks now, playbook exec actions later) isolated from the server, with
  * Debian's bubblewrap (DESIGN section 5). A script runs:
@@ -23,6 +17,11 @@ import type { Writable } from 'node:stream';
  * Whether this works is probed once (bwrap present, namespaces allowed for this user). When it
  * does not, every run is refused with SandboxUnavailableError: a script never runs bare.
  */
+import { spawn, type StdioOptions } from 'node:child_process';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
+import { isAbsolute, normalize, posix, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 
 export interface ScriptLimits {
   /** wall clock; the sandbox is killed when it passes */

@@ -1,3 +1,15 @@
+/**
+ * The role/permission matrix over HTTP. Cases are generated from core's MATRIX, the server's
+ * exposed tables and the routes the app actually registered (app.declaredRoutes), so a change to
+ * any of them is tested without editing this file:
+ *   - every /api/db table, for every role: GET needs read on the table's resource, POST/PATCH/DELETE
+ *     need write (401 without a caller, 403 naming resource, action and table otherwise);
+ *   - every guarded /api route, for every role: 403 naming the missing permission, 401 signed out;
+ *     allowed GETs and a few harmless writes are made to show they pass the guard;
+ *   - with every feature switched off, the tables and routes of a feature answer 404.
+ * MATRIX itself is compared with a transcription of the seed's table first, so the HTTP cases
+ * do not merely restate the implementation.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   can,
@@ -17,19 +29,6 @@ import { TABLE_FEATURES } from '#server/properties/features.ts';
 import type { DeclaredRoute } from '#server/auth/index.ts';
 import type { AccessRule, CustomRule } from '#server/auth/guard.ts';
 import { Browser } from './support.ts';
-
-/**
- * The role/permission matrix over HTTP. Cases are generated from core's MATRIX, the server's
- * exposed tables and the routes the app actually registered (app.declaredRoutes), so a change to
- * any of them is tested without editing this file:
- *   - every /api/db table, for every role: GET needs read on the table's resource, POST/PATCH/DELETE
- *     need write (401 without a caller, 403 naming resource, action and table otherwise);
- *   - every guarded /api route, for every role: 403 naming the missing permission, 401 signed out;
- *     allowed GETs and a few harmless writes are made to show they pass the guard;
- *   - with every feature switched off, the tables and routes of a feature answer 404.
- * MATRIX itself is compared with a transcription of the seed's table first, so the HTTP cases
- * do not merely restate the implementation.
- */
 
 const PASSWORD = 'matrix test passphrase';
 /** an id no row has (the nil uuid is taken: it is the local agent) */

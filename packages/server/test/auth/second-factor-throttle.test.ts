@@ -1,3 +1,8 @@
+/**
+ * Guessing the second factor: TOTP codes and backup codes share one brake per account. After
+ * FACTOR_FAILURE_LIMIT wrong codes the aal2 login answers 429 too_many_attempts with Retry-After
+ * (without looking at the code), and every further failure doubles the wait.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { generate } from 'otplib';
@@ -5,12 +10,6 @@ import { testDrivers } from '../support/db.ts';
 import { createIdentity } from '#server/auth/identities.ts';
 import { FACTOR_FAILURE_LIMIT } from '#server/auth/login-throttle.ts';
 import { Browser, node, startLoggedApp, type TestApp } from './support.ts';
-
-/**
- * Guessing the second factor: TOTP codes and backup codes share one brake per account. After
- * FACTOR_FAILURE_LIMIT wrong codes the aal2 login answers 429 too_many_attempts with Retry-After
- * (without looking at the code), and every further failure doubles the wait.
- */
 
 const PASSWORD = 'second factor passphrase';
 

@@ -1,3 +1,8 @@
+/**
+ * TOTP secrets are encrypted at rest with the connection secrets' key: the enrolled credential
+ * and the secret a settings flow offers. Secrets an older version stored in clear are encrypted
+ * when the server starts, and keep working.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, generateSecret } from 'otplib';
 import { testDrivers } from '../support/db.ts';
@@ -5,12 +10,6 @@ import { createIdentity, saveCredential } from '#server/auth/identities.ts';
 import { insertFlow } from '#server/auth/flows/store.ts';
 import { SecretBox } from '#server/connections/secret-box.ts';
 import { Browser, node, startLoggedApp, type TestApp } from './support.ts';
-
-/**
- * TOTP secrets are encrypted at rest with the connection secrets' key: the enrolled credential
- * and the secret a settings flow offers. Secrets an older version stored in clear are encrypted
- * when the server starts, and keep working.
- */
 
 const PASSWORD = 'totp at rest passphrase';
 const KEY = 'totp-at-rest-test-key-0123456789';

@@ -1,13 +1,3 @@
-import { STATUS_CODES } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import { testDrivers } from '../support/db.ts';
-import { startApp } from '../support/app.ts';
-import { createIdentity } from '#server/auth/identities.ts';
-import { deniedBy } from '#server/auth/guard.ts';
-import type { DeclaredRoute } from '#server/auth/index.ts';
-import { Browser } from '../auth/support.ts';
-
 /**
  * Every route the app registered (app.declaredRoutes, gathered by Fastify's onRoute), sent a
  * malformed id, a malformed query and a malformed body, as an administrator: each answers a 4xx
@@ -19,6 +9,15 @@ import { Browser } from '../auth/support.ts';
  * The same malformed requests from a caller without a session, or without the permission, get
  * 401/403: the guard answers before the schemas say anything.
  */
+import { STATUS_CODES } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { testDrivers } from '../support/db.ts';
+import { startApp } from '../support/app.ts';
+import { createIdentity } from '#server/auth/identities.ts';
+import { deniedBy } from '#server/auth/guard.ts';
+import type { DeclaredRoute } from '#server/auth/index.ts';
+import { Browser } from '../auth/support.ts';
 
 const PASSWORD = 'route walk passphrase';
 const NOWHERE = '7e57e57e-0000-4000-8000-000000000000';

@@ -1,3 +1,9 @@
+/**
+ * Job history with several replicas (issue 12 point 14): two engine instances on one database.
+ * A starting replica leaves the RUNNING rows of a live one alone and closes those of a gone one;
+ * when a replica dies mid-run (here: its database connection goes dead, so it stops beating),
+ * the survivor marks its runs STOPPED within the liveness window plus one beat.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
@@ -5,13 +11,6 @@ import { testDrivers } from '../support/db.ts';
 import { createEngines } from '#server/jobs/index.ts';
 import { runJob } from '#server/jobs/job-history.ts';
 import type { Db } from '#server/db/index.ts';
-
-/**
- * Job history with several replicas (issue 12 point 14): two engine instances on one database.
- * A starting replica leaves the RUNNING rows of a live one alone and closes those of a gone one;
- * when a replica dies mid-run (here: its database connection goes dead, so it stops beating),
- * the survivor marks its runs STOPPED within the liveness window plus one beat.
- */
 
 const HEARTBEAT_MS = 200;
 const STALE_AFTER_MS = 1000;

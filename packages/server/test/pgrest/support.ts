@@ -1,3 +1,9 @@
+/**
+ * The /api/db engine on its own fixture schema (fixture.sql + seed.sql), served by a minimal
+ * Fastify app that registers only restPlugin, listening on a loopback port. Tests talk to it over
+ * real HTTP, through @supabase/postgrest-js (as the web app does) or raw fetch for what the client
+ * cannot express (hand-written URLs, malformed bodies, odd headers).
+ */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { PostgrestClient } from '@supabase/postgrest-js';
@@ -8,13 +14,6 @@ import { SecretBox } from '#server/connections/secret-box.ts';
 import type { ExposedTables } from '#server/db/exposed.ts';
 import type { Db } from '#server/db/index.ts';
 import type { TestDriver } from '../support/db.ts';
-
-/**
- * The /api/db engine on its own fixture schema (fixture.sql + seed.sql), served by a minimal
- * Fastify app that registers only restPlugin, listening on a loopback port. Tests talk to it over
- * real HTTP, through @supabase/postgrest-js (as the web app does) or raw fetch for what the client
- * cannot express (hand-written URLs, malformed bodies, odd headers).
- */
 
 const schemaSql = readFileSync(new URL('./fixture.sql', import.meta.url), 'utf8');
 const seedSql = readFileSync(new URL('./seed.sql', import.meta.url), 'utf8');

@@ -1,10 +1,9 @@
+// Feature flags over real HTTP: database flags are created, updated and deleted through
+// /api/properties; local flags (WATCHDECK_PROPERTIES) are listed but refuse every edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
 import { Browser, startLoggedApp, type TestApp } from '../auth/support.ts';
 import { createIdentity } from '#server/auth/identities.ts';
-
-// Feature flags over real HTTP: database flags are created, updated and deleted through
-// /api/properties; local flags (WATCHDECK_PROPERTIES) are listed but refuse every edit.
 
 const LOCAL = { 'incidents.disable': 'true', 'banner.text': 'from the environment' };
 const PASSWORD = 'correct horse battery staple';

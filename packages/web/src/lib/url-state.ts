@@ -1,11 +1,10 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
-import { DEFAULT_PAGE_SIZE, decodeTriState, encodeTriState, type TriStateMap } from '@watchdeck/core';
-
 /**
  * Filters, pagination and sorting live in the URL (DESIGN section 1). These hooks read and write
  * search parameters; writes keep every other parameter and replace the history entry unless told.
  */
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { DEFAULT_PAGE_SIZE, decodeTriState, encodeTriState, type TriStateMap } from '@watchdeck/core';
 
 export type ParamValue = string | number | boolean | null | undefined;
 export type ParamUpdates = Record<string, ParamValue>;

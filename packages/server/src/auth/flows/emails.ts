@@ -1,6 +1,5 @@
-import type { Mail } from '#server/mail/index.ts';
-
 /** The account emails. Plain text: they must survive every mail client and the server log. */
+import type { Mail } from '#server/mail/index.ts';
 
 export function recoveryMail(to: string, code: string): Mail {
   return {

@@ -1,3 +1,8 @@
+/**
+ * The machinery every self-service flow shares: create (GET .../<type>/browser), fetch
+ * (GET .../<type>/flows?id=) and submit (POST .../<type>?flow=), with the CSRF binding, expiry,
+ * return_to checks and error storage done once here. What differs per flow is a FlowKind.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '#server/db/index.ts';
 import type { AuthContext } from '../context.ts';
@@ -18,12 +23,6 @@ import {
   type NewFlow,
 } from './store.ts';
 import { csrfNode, type UiNode, type UiText } from './ui.ts';
-
-/**
- * The machinery every self-service flow shares: create (GET .../<type>/browser), fetch
- * (GET .../<type>/flows?id=) and submit (POST .../<type>?flow=), with the CSRF binding, expiry,
- * return_to checks and error storage done once here. What differs per flow is a FlowKind.
- */
 
 /** The cookie session of the request, whatever its assurance level. */
 export interface CurrentSession {

@@ -1,3 +1,8 @@
+/**
+ * Login: a password makes an aal1 session; an identity with a second factor then completes an
+ * aal2 login flow (TOTP, backup code or security key) on the same session. refresh=true asks a
+ * signed-in person for their password again before sensitive settings changes.
+ */
 import { AuthError } from '../errors.ts';
 import { checkTotp, relyingParty, authenticationOptions, useLookupCode, verifyAuthentication } from '../factors.ts';
 import {
@@ -23,12 +28,6 @@ import {
 import { browserUrl, FormError, type FlowKind, type FlowRequest } from './engine.ts';
 import { updateFlow, type FlowRow } from './store.ts';
 import { input, MSG, submit } from './ui.ts';
-
-/**
- * Login: a password makes an aal1 session; an identity with a second factor then completes an
- * aal2 login flow (TOTP, backup code or security key) on the same session. refresh=true asks a
- * signed-in person for their password again before sensitive settings changes.
- */
 
 /** The state of a login flow that has signed someone in (Kratos' name for it). */
 const COMPLETED = 'passed_challenge';

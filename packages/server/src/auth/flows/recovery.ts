@@ -1,3 +1,7 @@
+/**
+ * Recovery: an emailed code (or an invitation link) signs the person in and sends the browser to a
+ * settings flow to choose a new password. The address is thereby proven, so it counts as verified.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consumeCode } from '../codes.ts';
 import { AuthError } from '../errors.ts';
@@ -10,11 +14,6 @@ import { locationChange, runDeferred, uiUrl, type FlowKind, type FlowRequest, ty
 import { settingsInternal } from './settings.ts';
 import { insertFlow, isExpired, loadFlow, updateFlow, type FlowRow } from './store.ts';
 import { MSG } from './ui.ts';
-
-/**
- * Recovery: an emailed code (or an invitation link) signs the person in and sends the browser to a
- * settings flow to choose a new password. The address is thereby proven, so it counts as verified.
- */
 
 async function recover(fr: FlowRequest, flow: FlowRow, identity: Identity, method: AuthMethod): Promise<FlowRow> {
   await fr.q.query(`UPDATE identities SET verified_at = COALESCE(verified_at, now()) WHERE id = $1`, [identity.id]);

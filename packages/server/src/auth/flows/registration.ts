@@ -1,3 +1,7 @@
+/**
+ * Registration (only with WATCHDECK_REGISTRATION=true): email, name and password make a person
+ * with no roles (a viewer), signed in at once; a verification code is emailed right away.
+ */
 import { AuthError } from '../errors.ts';
 import { createIdentity, findIdentityByEmail, identityJson } from '../identities.ts';
 import { passwordPolicyViolation } from '../password.ts';
@@ -7,11 +11,6 @@ import { FormError, uiUrl, type FlowKind } from './engine.ts';
 import { verificationMail } from './emails.ts';
 import { insertFlow } from './store.ts';
 import { input, MSG, submit, type UiText } from './ui.ts';
-
-/**
- * Registration (only with WATCHDECK_REGISTRATION=true): email, name and password make a person
- * with no roles (a viewer), signed in at once; a verification code is emailed right away.
- */
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

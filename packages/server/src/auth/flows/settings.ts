@@ -1,3 +1,8 @@
+/**
+ * Settings: profile, password and second factors of the signed-in person. Changes need a recent
+ * sign-in (PRIVILEGED_SESSION_MS): an older session is sent to re-enter its password first
+ * (session_refresh_required), so a browser left open cannot be used to take the account over.
+ */
 import { AuthError } from '../errors.ts';
 import {
   newLookupCodes,
@@ -37,12 +42,6 @@ import {
 import { validateTraits } from './registration.ts';
 import { updateFlow, type FlowInternal } from './store.ts';
 import { input, MSG, submit, text, type UiNode } from './ui.ts';
-
-/**
- * Settings: profile, password and second factors of the signed-in person. Changes need a recent
- * sign-in (PRIVILEGED_SESSION_MS): an older session is sent to re-enter its password first
- * (session_refresh_required), so a browser left open cannot be used to take the account over.
- */
 
 /** The pending enrolment material a settings flow shows: a TOTP secret and WebAuthn options. */
 export async function settingsInternal(fr: FlowRequest, identity: Identity): Promise<FlowInternal> {

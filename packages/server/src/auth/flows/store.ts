@@ -1,13 +1,12 @@
-import type { Db, Queryable } from '#server/db/index.ts';
-import { randomToken } from '../crypto.ts';
-import type { UiText } from './ui.ts';
-
 /**
  * Persistence of self-service flows (identity_flows). A flow is the server-side state of one form
  * the browser is filling in: its CSRF token, where to go afterwards, the assurance level asked for,
  * and whatever the steps so far produced (a pending TOTP secret, a WebAuthn challenge, the number
  * of wrong codes). The browser only ever sees the rendered form, never internal_context.
  */
+import type { Db, Queryable } from '#server/db/index.ts';
+import { randomToken } from '../crypto.ts';
+import type { UiText } from './ui.ts';
 
 export type FlowType = 'login' | 'registration' | 'recovery' | 'verification' | 'settings';
 

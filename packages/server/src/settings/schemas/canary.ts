@@ -1,7 +1,6 @@
+/** Health check (canary) spec, seed 002 section 3: each check type is a list under its name. */
 import { z } from 'zod';
 import { nonNegativeInt, schedule, script, secretOrValue, stringMap } from './common.ts';
-
-/** Health check (canary) spec, seed 002 section 3: each check type is a list under its name. */
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 export const RESPONSE_CODES = [200, 201, 202, 204, 301, 302, 401, 404, 500, 502, 503] as const;

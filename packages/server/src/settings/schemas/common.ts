@@ -1,10 +1,9 @@
-import { z } from 'zod';
-
 /**
  * Building blocks shared by the spec schemas. Objects are loose (unknown keys are kept): specs
  * come from YAML written by people and GitOps tools, and many check and scraper options are
  * "YAML-only" (seed 002 section 3), so only the fields the seeds name are typed and required.
  */
+import { z } from 'zod';
 
 const keyRef = z.object({ name: z.string().min(1), key: z.string().min(1) });
 

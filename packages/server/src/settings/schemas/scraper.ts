@@ -1,11 +1,10 @@
-import { z } from 'zod';
-import { duration, nonNegativeInt, schedule, secretOrValue, stringMap } from './common.ts';
-
 /**
  * Catalog scraper spec, seed 002 section 3: every scraper kind is a list under its name; all share
  * schedule and retention, and each entry the advanced options createFields, deleteFields,
  * timestampFormat and items.
  */
+import { z } from 'zod';
+import { duration, nonNegativeInt, schedule, secretOrValue, stringMap } from './common.ts';
 
 export const SCRAPER_TYPES = [
   'kubernetes',

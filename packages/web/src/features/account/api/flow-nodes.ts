@@ -1,3 +1,4 @@
+/** Reading a flow's form description (ui.nodes). */
 import {
   isInputNode,
   isTextNode,
@@ -7,8 +8,6 @@ import {
   type UiGroup,
   type UiNode,
 } from './flow-types.ts';
-
-/** Reading a flow's form description (ui.nodes). */
 
 export const nodesOf = (flow: Flow, groups: readonly UiGroup[]): UiNode[] =>
   flow.ui.nodes.filter((n) => n.group === 'default' || groups.includes(n.group));

@@ -1,10 +1,9 @@
-import { triStateToFilter, type TriState, type TriStateMap } from '@watchdeck/core';
-import type { CheckSummary } from '../api/types.ts';
-
 /**
  * The /health filters: the `labels` URL parameter (JSON: label id -> 1 include, -1 exclude),
  * the text query, Hide Passing and the active tab. A label id is `key=value`.
  */
+import { triStateToFilter, type TriState, type TriStateMap } from '@watchdeck/core';
+import type { CheckSummary } from '../api/types.ts';
 
 export const labelId = (key: string, value: string) => `${key}=${value}`;
 

@@ -1,6 +1,5 @@
-import type { EvidenceType, HypothesisStatus, HypothesisType, IncidentSeverity, IncidentStatus, IncidentType } from '@watchdeck/core';
-
 /** Row shapes of the incident screens (seed 001 section 3), as /api/db returns them. */
+import type { EvidenceType, HypothesisStatus, HypothesisType, IncidentSeverity, IncidentStatus, IncidentType } from '@watchdeck/core';
 
 export interface PersonRef {
   id: string;

@@ -1,6 +1,5 @@
-import type { IncidentSeverity, IncidentStatus, HypothesisStatus, HypothesisType } from '@watchdeck/core';
-
 /** How incident vocabularies read and look on screen. */
+import type { IncidentSeverity, IncidentStatus, HypothesisStatus, HypothesisType } from '@watchdeck/core';
 
 /** The labels are core's, shared with every screen that names these values (Link to Incident too). */
 export {

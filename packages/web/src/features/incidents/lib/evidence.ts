@@ -1,7 +1,6 @@
+/** How an evidence reads: its resource's name, else its description, else its type. */
 import type { EvidenceType } from '@watchdeck/core';
 import type { Evidence, Hypothesis } from '../api/types.ts';
-
-/** How an evidence reads: its resource's name, else its description, else its type. */
 
 export const EVIDENCE_TYPE_LABELS: Record<EvidenceType, string> = {
   log: 'Log',

@@ -1,11 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { db, unwrap } from '#web/lib/api.ts';
-
 /**
  * Team membership through /api/db (seed 000 section 7: team_members with the person embedded,
  * POST an array of {team_id, person_id}, DELETE by person). Both tables belong to the 'database'
  * resource: everyone reads them, admins and editors change them.
  */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { db, unwrap } from '#web/lib/api.ts';
 
 export interface Person {
   id: string;

@@ -1,13 +1,12 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { UserRecord } from '@watchdeck/core';
-import { apiRequest } from '#web/lib/http.ts';
-
 /**
  * The users page's calls (seed 002 section 7.8): list, invite (returns a link), update, delete.
  * They go to the auth routes rather than /api/db because inviting creates an identity and a
  * sign-in link, and a role change must be checked against "at least one admin remains"
  * (packages/server/src/auth/users.ts).
  */
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { UserRecord } from '@watchdeck/core';
+import { apiRequest } from '#web/lib/http.ts';
 
 export interface UsersPage {
   data: UserRecord[];

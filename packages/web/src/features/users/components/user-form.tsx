@@ -1,15 +1,14 @@
+/**
+ * The user form of seed 002 section 5, for inviting (first name, last name, email, role) and
+ * editing (the same plus whether the account is active). Validation runs once a field is
+ * touched and on submit, with the seed's messages (shared with the server, core user-form.ts).
+ */
 import { useId, type ReactNode } from 'react';
 import { FormProvider, useController, useForm, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ROLES, editUserSchema, type EditUserInput } from '@watchdeck/core';
 import { FormField, TextField, inputClass } from '#web/components/forms/index.ts';
 import { ApiError } from '#web/lib/http.ts';
-
-/**
- * The user form of seed 002 section 5, for inviting (first name, last name, email, role) and
- * editing (the same plus whether the account is active). Validation runs once a field is
- * touched and on submit, with the seed's messages (shared with the server, core user-form.ts).
- */
 
 export type UserFormValues = EditUserInput;
 

@@ -1,3 +1,9 @@
+/**
+ * /settings/users (seed 002 section 2.17): the users table with the highest role shown, an
+ * Invite User button, and edit and delete per row, plus the row's access tokens (listed and
+ * revoked by an administrator). Reading needs identities read (the route guard), the buttons
+ * identities write. Paged on the server, page and size in the URL.
+ */
 import { useMemo, useState } from 'react';
 import { KeyRound, Pencil, RotateCw, Trash2, UserPlus } from 'lucide-react';
 import type { UserRecord } from '@watchdeck/core';
@@ -14,13 +20,6 @@ import { DeleteUserDialog } from '../components/delete-user-dialog.tsx';
 import { UserTokensDialog } from '../components/user-tokens-dialog.tsx';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { RelativeTime } from '#web/components/ui/relative-time.tsx';
-
-/**
- * /settings/users (seed 002 section 2.17): the users table with the highest role shown, an
- * Invite User button, and edit and delete per row, plus the row's access tokens (listed and
- * revoked by an administrator). Reading needs identities read (the route guard), the buttons
- * identities write. Paged on the server, page and size in the URL.
- */
 
 const ROLE_BADGE: Record<UserRecord['role'], string> = {
   admin: 'bg-purple-100 text-purple-800',
