@@ -14,6 +14,11 @@ const ENGINES = ['db', 'pgrest', 'jobs', 'cel', 'mail', 'sandbox', 'http'];
 const AREAS = dirs(SERVER).filter((d) => !ENGINES.includes(d));
 const FEATURES = dirs(`${WEB}/features`);
 
+const CLIMB = {
+  regex: '^(\\.\\./){2,}|^(\\.\\./)+packages/',
+  message: "Import by the package's subpath (#server/..., #web/...) instead of climbing folders.",
+};
+
 const boundaryZones = [
   ...FEATURES.map((f) => ({
     target: `${WEB}/features/${f}`,
@@ -69,17 +74,25 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   // Arrows point one way: web -> core, server -> core. Features never import each other.
+  // Within a package, a module more than one folder away is imported by its subpath
+  // (`#server/...`, `#web/...`: package.json "imports"), never by climbing `../../`.
   {
     files: ['packages/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@watchdeck/server*', '@watchdeck/web*', '#server/*', '#web/*', 'node:*', '**/server/**', '**/web/**'] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@watchdeck/server*', '@watchdeck/web*', '#server/*', '#web/*', 'node:*', '**/server/**', '**/web/**'] }, CLIMB] }],
+    },
   },
   {
     files: ['packages/web/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@watchdeck/server*', '#server/*', '**/server/src/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@watchdeck/server*', '#server/*', '**/server/src/**'] }, CLIMB] }] },
   },
   {
     files: ['packages/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@watchdeck/web*', '#web/*', '**/web/src/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@watchdeck/web*', '#web/*', '**/web/src/**'] }, CLIMB] }] },
+  },
+  {
+    files: ['bench/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CLIMB] }] },
   },
   {
     files: ['**/*.{js,mjs}'],
