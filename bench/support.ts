@@ -15,7 +15,7 @@ import { createSession } from '#server/auth/sessions.ts';
 import { SESSION_COOKIE } from '#server/auth/http.ts';
 
 /** The PostgreSQL server the HTTP scenarios run on; the targets are stated for PostgreSQL. */
-export function benchPostgresUrl(): string {
+function benchPostgresUrl(): string {
   return (
     process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
   );
@@ -60,7 +60,7 @@ export async function freshDb(): Promise<BenchDb> {
   return { db, dispose: () => db.close() };
 }
 
-export async function postgresReachable(): Promise<boolean> {
+async function postgresReachable(): Promise<boolean> {
   const c = new pg.Client({ connectionString: benchPostgresUrl(), connectionTimeoutMillis: 2000 });
   try {
     await c.connect();

@@ -150,7 +150,7 @@ export type Config = {
 const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** WATCHDECK_TRUST_PROXY -> Fastify's trustProxy; undefined when malformed. */
-export function parseTrustProxy(raw: string): boolean | number | string[] | undefined {
+function parseTrustProxy(raw: string): boolean | number | string[] | undefined {
   const v = raw.trim().toLowerCase();
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;

@@ -69,7 +69,7 @@ export function formatLogLine(line: string, colour: boolean): string {
 }
 
 /** A pino destination writing readable lines to `out` (pino writes one JSON line per call). */
-export function prettyDestination(out: NodeJS.WritableStream, colour = true): { write(line: string): boolean } {
+function prettyDestination(out: NodeJS.WritableStream, colour = true): { write(line: string): boolean } {
   return { write: (line) => out.write(formatLogLine(line.replace(/\n$/, ''), colour)) };
 }
 

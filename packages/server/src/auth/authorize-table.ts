@@ -16,7 +16,7 @@ export type TableAccess = 'read' | 'write';
  * does the same): 42501 insufficient_privilege -> 403, 42P01 undefined_table -> 404.
  * `statusCode` serves anyone else catching it.
  */
-export class TableAccessError extends Error {
+class TableAccessError extends Error {
   constructor(
     readonly statusCode: 401 | 403 | 404,
     readonly code: '42501' | '42P01',

@@ -21,7 +21,7 @@ import { isOwnOrigin } from './http.ts';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const FLOW_SUBMISSIONS = '/api/auth/self-service/';
 
-export const CROSS_SITE_MESSAGE =
+const CROSS_SITE_MESSAGE =
   'Cross-site request refused: send it from this site (Origin) or with Content-Type: application/json';
 
 function isJson(req: FastifyRequest): boolean {
@@ -33,7 +33,7 @@ function isJson(req: FastifyRequest): boolean {
 }
 
 /** Whether a state-changing request may go on (see above). */
-export function crossSiteAllowed(req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'allowedHosts'>): boolean {
+function crossSiteAllowed(req: FastifyRequest, config: Pick<Config, 'publicUrl' | 'allowedHosts'>): boolean {
   if (!STATE_CHANGING.has(req.method)) return true;
   if (/^bearer\s/i.test(req.headers.authorization ?? '')) return true;
   if (req.url.startsWith(FLOW_SUBMISSIONS)) return true;

@@ -60,7 +60,3 @@ export function memoCaller(req: FastifyRequest, resolve: () => Promise<Caller | 
   }
   return p;
 }
-
-export function forgetCaller(req: FastifyRequest): void {
-  resolved.delete(req);
-}

@@ -9,7 +9,7 @@ import { numericCode, randomToken, sha256 } from './crypto.ts';
 export type CodeType = 'recovery' | 'verification';
 
 /** Emailed codes are short to type, so they live briefly. */
-export const CODE_TTL_MS = 15 * 60_000;
+const CODE_TTL_MS = 15 * 60_000;
 /** Invitation links wait for the invitee to read their mail. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 /** Wrong codes tolerated per flow before its codes are voided. */

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/index.ts';
  * The identity service's error catalogue. Ids and the messages the seeds quote are part of the
  * contract with the web app (seed 002 sections 4 and 8), so they live in one table here.
  */
-export const AUTH_ERRORS = {
+const AUTH_ERRORS = {
   self_service_flow_expired: { code: 410, message: 'Your interaction expired, please fill out the form again.' },
   security_csrf_violation: { code: 403, message: 'A security violation was detected, please fill out the form again.' },
   self_service_flow_return_to_forbidden: { code: 400, message: 'The return_to address is not allowed.' },

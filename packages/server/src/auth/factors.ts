@@ -19,7 +19,7 @@ import { lookupCode, sha256 } from './crypto.ts';
 import { publicOrigin } from './http.ts';
 import type { LookupConfig, WebauthnKey } from './identities.ts';
 
-export const ISSUER = 'Watchdeck';
+const ISSUER = 'Watchdeck';
 
 // ---- TOTP -----------------------------------------------------------------------------------
 
@@ -60,11 +60,11 @@ export async function checkTotp(
 
 // ---- backup codes -----------------------------------------------------------------------------
 
-export const LOOKUP_CODE_COUNT = 12;
+const LOOKUP_CODE_COUNT = 12;
 
 const normaliseLookup = (code: string) => code.toLowerCase().replace(/[\s-]+/g, '');
 
-export function hashLookupCode(code: string): string {
+function hashLookupCode(code: string): string {
   return sha256(`lookup:${normaliseLookup(code)}`);
 }
 

@@ -72,7 +72,7 @@ export async function ensureFirstAdmin(
 }
 
 /** The block printed on stdout: plain text a person can copy the password from. */
-export function firstRunBlock(email: string, password: string): string {
+function firstRunBlock(email: string, password: string): string {
   const rule = '='.repeat(72);
   return [
     '',

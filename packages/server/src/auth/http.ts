@@ -61,7 +61,7 @@ function splitHost(host: string): [string, string] {
 }
 
 /** An allowed-hosts entry names a host ('ops.example.com': any port) or a host and port. */
-export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+function hostAllowed(host: string, allowed: readonly string[]): boolean {
   const [name, port] = splitHost(host.toLowerCase());
   return allowed.some((entry) => {
     const [n, p] = splitHost(entry);
@@ -95,7 +95,7 @@ export function isOwnOrigin(
   return hostAllowed(`${url.hostname}:${originPort}`, config.allowedHosts);
 }
 
-export function isHttps(req: FastifyRequest, config: Pick<Config, 'publicUrl'>): boolean {
+function isHttps(req: FastifyRequest, config: Pick<Config, 'publicUrl'>): boolean {
   return req.protocol === 'https' || (config.publicUrl?.startsWith('https:') ?? false);
 }
 

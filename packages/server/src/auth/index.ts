@@ -20,9 +20,9 @@ import { callerFromToken, tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
 import { noInput, noReadInput, typed } from '../http/validation.ts';
 
-export { needs, notFoundBody, PUBLIC, SIGNED_IN, type RouteAuth, type AccessRule, type CustomRule } from './guard.ts';
-export type { Caller } from './caller.ts';
-export { ensureFirstAdmin } from './first-run.ts';
+export { needs, notFoundBody, PUBLIC, SIGNED_IN,    } from './guard.ts';
+;
+;
 export { registerBrowserProtections } from './browser-protections.ts';
 export { redactUrl } from './http.ts';
 

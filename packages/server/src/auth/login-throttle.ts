@@ -13,7 +13,7 @@ import { sha256 } from './crypto.ts';
 import { normaliseEmail } from './identities.ts';
 
 export const LOGIN_FAILURE_LIMIT = 5;
-export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 
 export function throttleKey(identifier: string, ip: string): string {
   return sha256(`login:${normaliseEmail(identifier)}|${ip}`);
@@ -55,9 +55,9 @@ export async function clearLoginFailures(q: Queryable, key: string): Promise<voi
  * cannot be guessed, so they stay usable while codes are locked.
  */
 export const FACTOR_FAILURE_LIMIT = 5;
-export const FACTOR_FAILURE_WINDOW_MS = 24 * 60 * 60_000;
-export const FACTOR_BACKOFF_BASE_MS = 60_000;
-export const FACTOR_BACKOFF_MAX_MS = FACTOR_FAILURE_WINDOW_MS;
+const FACTOR_FAILURE_WINDOW_MS = 24 * 60 * 60_000;
+const FACTOR_BACKOFF_BASE_MS = 60_000;
+const FACTOR_BACKOFF_MAX_MS = FACTOR_FAILURE_WINDOW_MS;
 
 export function factorThrottleKey(identityId: string): string {
   return sha256(`aal2:${identityId}`);

@@ -8,8 +8,8 @@ import { dictionary } from '@zxcvbn-ts/language-common';
  */
 const OPTIONS = { algorithm: 2 as Algorithm /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 1024;
+const MIN_PASSWORD_LENGTH = 8;
+const MAX_PASSWORD_LENGTH = 1024;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
@@ -39,7 +39,7 @@ export async function burnPasswordCheck(password: string): Promise<void> {
  * all lower case). Built on first use: a Set answers in constant time and costs a few MB.
  */
 let common: Set<string> | undefined;
-export function isCommonPassword(password: string): boolean {
+function isCommonPassword(password: string): boolean {
   common ??= new Set(dictionary['passwords-common']);
   return common.has(password.toLowerCase());
 }

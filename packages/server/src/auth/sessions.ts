@@ -25,7 +25,7 @@ export interface Session {
 const COLUMNS = `id, identity_id, aal, authentication_methods, active, authenticated_at, issued_at, expires_at`;
 
 /** How long a sign-in counts as recent enough to change credentials without signing in again. */
-export const PRIVILEGED_SESSION_MS = 15 * 60_000;
+const PRIVILEGED_SESSION_MS = 15 * 60_000;
 
 export async function createSession(
   q: Queryable,

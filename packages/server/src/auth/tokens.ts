@@ -29,7 +29,7 @@ import { sendError } from '../http/errors.ts';
 
 const PREFIX = 'wdpat_';
 
-export function generateAccessToken(): string {
+function generateAccessToken(): string {
   return PREFIX + randomToken(32);
 }
 

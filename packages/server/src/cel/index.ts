@@ -19,7 +19,7 @@ import { strings } from '@bufbuild/cel/ext';
  * A step is one function call or one iteration of a comprehension; a value is measured in
  * characters, bytes, list elements or map entries.
  */
-export const CEL_LIMITS = {
+const CEL_LIMITS = {
   /** steps per evaluation (about half a second of work on a slow core; the usual check takes < 100) */
   maxSteps: 500_000,
   /**
@@ -181,7 +181,7 @@ function forEachChild(e: Expr, fn: (child: Expr | undefined) => void): void {
  * items. Used where an expression is saved, so a script that could only ever run into the limit is
  * refused there, with the reason, instead of failing every time it runs.
  */
-export function estimateCost(expr: string): number {
+function estimateCost(expr: string): number {
   const tree = parse(expr).expr;
   const size = (e: Expr | undefined): number => {
     if (!e) return 0;

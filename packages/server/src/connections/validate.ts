@@ -7,7 +7,7 @@ import { connectionTypeDef, SECRET_MASK, type ConnectionField } from '@watchdeck
  * the url (it is returned in clear).
  * The first problem is the 400's message; all of them are in `details`.
  */
-export class ConnectionValidationError extends Error {
+class ConnectionValidationError extends Error {
   readonly statusCode = 400;
   /** check_violation: the engine maps it to 400 with {code, message, details, hint} */
   readonly code = '23514';

@@ -8,7 +8,7 @@
  * event_deliveries, event_consumers, scheduler_claims, schema_migrations, schema_sql_files). Their data reaches the browser only through the
  * dedicated routes (auth, agents, event queue summary).
  */
-export interface ExposedTable {
+interface ExposedTable {
   resource: string;
   /**
    * No writes through /api/db: every view, plus tables whose writes must go through a

@@ -4,9 +4,9 @@ import { person, agent } from './people.ts';
 
 /** Config item keys look like 'k8s/prod-eu-1/Deployment/payments/payments-api' or 'aws/EC2::Instance/bastion'. */
 export const configId = (key: string): string => did('config', key);
-export const scraperId = (key: string): string => did('scraper', key);
+const scraperId = (key: string): string => did('scraper', key);
 
-export interface SeededConfig {
+interface SeededConfig {
   key: string;
   id: string;
   type: string;

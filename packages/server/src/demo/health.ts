@@ -69,7 +69,7 @@ interface CanaryDef {
 export const DELIBERATE = 'deliberately failing: ';
 
 /** Canaries with their checks, for one set of targets. */
-export function demoCanaries(t: DemoTargets): CanaryDef[] {
+function demoCanaries(t: DemoTargets): CanaryDef[] {
   const hostPort = new URL(t.consoleUrl).host;
   const database: CheckDef[] = [
     {

@@ -1,7 +1,7 @@
 import { did, insertRows, ago, DAY, type SeedContext, type Row } from './util.ts';
 
 /** Demo people: at least one per role; keys are used by the other sections. */
-export const PEOPLE = [
+const PEOPLE = [
   { key: 'ava', first: 'Ava', last: 'Thompson', roles: ['admin'] },
   { key: 'liam', first: 'Liam', last: 'Chen', roles: ['editor'] },
   { key: 'lucas', first: 'Lucas', last: 'Schmidt', roles: ['editor'] },
@@ -19,7 +19,7 @@ export const person = (key: PersonKey): string => did('person', key);
 export const team = (key: string): string => did('team', key);
 export const agent = (key: 'eu-west-prod' | 'us-east-staging'): string => did('agent', key);
 
-export const TEAMS = [
+const TEAMS = [
   {
     key: 'platform',
     name: 'Platform',

@@ -13,7 +13,7 @@ interface PlaybookDef {
 
 const exec = (name: string, script: string) => ({ name, exec: { script } });
 
-export const PLAYBOOKS: PlaybookDef[] = [
+const PLAYBOOKS: PlaybookDef[] = [
   {
     key: 'restart-deployment',
     title: 'Restart deployment',

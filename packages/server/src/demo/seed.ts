@@ -10,9 +10,9 @@ import { seedNotifications } from './notifications.ts';
 import { seedSettings } from './settings.ts';
 
 /** The properties row that marks a database as seeded. */
-export const DEMO_MARKER = 'demo.seeded';
+const DEMO_MARKER = 'demo.seeded';
 /** Where the demo's checks point (JSON of DemoTargets), so a restart on another port follows. */
-export const DEMO_TARGETS = 'demo.targets';
+const DEMO_TARGETS = 'demo.targets';
 
 export { demoTargets, type DemoTargets } from './health.ts';
 

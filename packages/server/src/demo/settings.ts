@@ -3,7 +3,7 @@ import { did, insertRows, ago, DAY, type SeedContext } from './util.ts';
 import { person, agent } from './people.ts';
 
 /** Properties set by the demo (besides the demo.seeded marker). No feature is disabled. */
-export const DEMO_PROPERTIES: [string, string, string][] = [
+const DEMO_PROPERTIES: [string, string, string][] = [
   ['job_history.retention_days', '30', 'Days of job history kept'],
   ['catalog.changes.retention_days', '30', 'Days of config changes kept'],
   ['incidents.auto_close.timeout', '30m', 'Close incidents created by rules this long after recovery'],

@@ -3,7 +3,7 @@ import { did, insertRows, ago, DAY, HOUR, type SeedContext, type Row } from './u
 import { person, team, agent } from './people.ts';
 import { configId } from './catalog.ts';
 
-export const topologyId = (key: string): string => did('topology', key);
+const topologyId = (key: string): string => did('topology', key);
 export const componentId = (key: string): string => did('component', key);
 
 interface Comp {

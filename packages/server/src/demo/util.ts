@@ -6,18 +6,13 @@ import type { Queryable } from '../db/index.ts';
  * md5(kind:key). Re-seeding finds and replaces them by that range (an index range scan), and
  * the same key always yields the same id, in TypeScript (did) and in SQL (didSql).
  */
-export const DEMO_ID_PREFIX = 'd3e30000';
+const DEMO_ID_PREFIX = 'd3e30000';
 export const DEMO_ID_MIN = 'd3e30000-0000-0000-0000-000000000000';
 export const DEMO_ID_MAX = 'd3e30000-ffff-ffff-ffff-ffffffffffff';
 
 export function did(kind: string, key: string | number): string {
   const h = DEMO_ID_PREFIX + createHash('md5').update(`${kind}:${key}`).digest('hex').slice(8);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-/** The SQL twin of did(): `expr` is a text expression giving the key. */
-export function didSql(kind: string, expr: string): string {
-  return `('${DEMO_ID_PREFIX}' || substr(md5('${kind}:' || (${expr})::text), 9))::uuid`;
 }
 
 /** mulberry32: a small seeded PRNG so every seed run produces the same data. */
@@ -111,11 +106,4 @@ export async function insertRows(ctx: SeedContext, table: string, rows: Row[], o
     }
   }
   ctx.counts[table] = (ctx.counts[table] ?? 0) + rows.length;
-}
-
-export function slug(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
 }

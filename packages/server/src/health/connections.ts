@@ -19,7 +19,7 @@ export interface ConnectionResolver {
 
 const TTL_MS = 10_000;
 
-export function parseConnectionRef(ref: string): { namespace?: string; name: string } {
+function parseConnectionRef(ref: string): { namespace?: string; name: string } {
   const text = ref.trim().replace(/^connection:\/\//, '');
   const slash = text.indexOf('/');
   if (slash > 0) return { namespace: text.slice(0, slash), name: text.slice(slash + 1) };
@@ -77,7 +77,7 @@ const DEFAULT_PORTS: Record<string, string> = {
  * as `postgres`, so `postgres://db` and `postgresql://db:5432/other` are one origin). Undefined
  * when the text is not a URL.
  */
-export function originOf(raw: string | null | undefined): string | undefined {
+function originOf(raw: string | null | undefined): string | undefined {
   if (!raw) return undefined;
   let u: URL;
   try {

@@ -5,7 +5,7 @@ import { CHECK_RUNNERS, type CheckOutcome, type ChildOutcome } from './checks/in
 import { evaluate, evaluateTest, expressionOf } from '../cel/index.ts';
 import type { ConnectionResolver } from './connections.ts';
 import { createSandbox, type Sandbox } from '../sandbox/index.ts';
-import { recordResults, safeDetail, safeText, type RunResult, type Transition } from './record.ts';
+import { recordResults, safeDetail, safeText, type RunResult } from './record.ts';
 import { nextRuntimeOf, parseCanarySpec, specObject, type CheckDef } from './spec.ts';
 import { checkKey, loadChecks, needsSync, syncCanaryChecks, type CanaryRow, type CheckRow } from './sync.ts';
 
@@ -40,7 +40,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_TIMEOUT_MS = 10 * 60_000;
 
 /** `timeout` in a spec: a duration ('10s', '2m') or milliseconds. */
-export function timeoutOf(spec: Record<string, unknown>, fallback: number): number {
+function timeoutOf(spec: Record<string, unknown>, fallback: number): number {
   const t = spec.timeout;
   let ms: number | undefined;
   if (typeof t === 'number' && t > 0) ms = t;
@@ -273,4 +273,4 @@ function toResult(checkId: string, o: CheckOutcome, time: Date, duration: number
   };
 }
 
-export type { Transition };
+;

@@ -10,7 +10,7 @@ import type { TimeWindow } from './time-range.ts';
  * watermark). A point: {time (bucket start), passed, failed, duration (mean ms)}; empty buckets
  * are left out.
  */
-export interface GraphPoint {
+interface GraphPoint {
   time: string;
   passed: number;
   failed: number;

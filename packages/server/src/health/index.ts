@@ -11,8 +11,8 @@ import { resolveAllRelationships } from './relationships.ts';
 import { syncPendingCanaries, type CanaryRow, type CheckRow } from './sync.ts';
 
 export { HealthEngine } from './engine.ts';
-export { rollUp, pruneCheckStatuses } from './rollups.ts';
-export { syncCanaryChecks, syncPendingCanaries } from './sync.ts';
+;
+;
 
 /**
  * The health area (issue 5): canaries produce checks, the engine runs them on their schedules

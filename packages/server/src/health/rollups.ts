@@ -10,11 +10,11 @@ import type { Db, Queryable } from '../db/index.ts';
  * Runs recorded late (a slow check commits after a pass) are caught by the overlap: each pass
  * recomputes from MARGIN before the previous watermark.
  */
-export const ROLLUP_TIER = 'rollup';
+const ROLLUP_TIER = 'rollup';
 /** a run is recorded at most this long after its start time (the longest check timeout) */
 const MARGIN = '10 minutes';
 /** hourly rows are kept this long; daily rows are kept */
-export const HOURLY_RETENTION_DAYS = 400;
+const HOURLY_RETENTION_DAYS = 400;
 
 export async function rollupWatermark(q: Queryable): Promise<Date | null> {
   const { rows } = await q.query<{ until: Date }>(`SELECT until FROM check_rollup_state WHERE tier = $1`, [ROLLUP_TIER]);

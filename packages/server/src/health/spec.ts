@@ -18,7 +18,7 @@ const CANARY_KEYS = new Set(['schedule', 'interval', 'icon', 'description', 'sev
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-export class SpecError extends Error {}
+class SpecError extends Error {}
 
 /** The spec object of a stored spec (object, YAML or JSON text, or a Canary document). */
 export function specObject(raw: unknown): Record<string, unknown> {
@@ -62,7 +62,7 @@ export function parseCanarySpec(raw: unknown): CheckDef[] {
 }
 
 /** The check type stored in checks.type: lower case, as the dashboard's Type column and icons use it. */
-export function normaliseType(key: string): string {
+function normaliseType(key: string): string {
   const lower = key.toLowerCase();
   return lower === 'mongo' ? 'mongodb' : lower;
 }

@@ -36,7 +36,7 @@ const HOURLY_MAX_MS = 2 * 86_400_000;
 
 export type SummarySource = 'raw' | '1h' | '1d';
 
-export function summarySource(window: TimeWindow): SummarySource {
+function summarySource(window: TimeWindow): SummarySource {
   const span = window.end.getTime() - window.start.getTime();
   return span <= RAW_MAX_MS ? 'raw' : span <= HOURLY_MAX_MS ? '1h' : '1d';
 }
@@ -537,16 +537,6 @@ export async function checksSummaryRows(
   const rows: string[] = [];
   const source = await checksSummaryEach(db, window, filter, (json) => rows.push(json));
   return { rows, source };
-}
-
-/** The feed as one JSON array text. */
-export async function checksSummaryJson(
-  db: Db,
-  window: TimeWindow,
-  filter: SummaryFilter = {},
-): Promise<{ json: string; source: SummarySource }> {
-  const { rows, source } = await checksSummaryRows(db, window, filter);
-  return { json: `[${rows.join(',')}]`, source };
 }
 
 /** The feed as objects (tests, other server code). */

@@ -30,7 +30,7 @@ export interface CheckRow {
 }
 
 /** Key order does not matter to jsonb (it re-orders keys), so compare canonical JSON. */
-export function canonical(v: unknown): string {
+function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     return `{${Object.keys(v)
@@ -44,7 +44,7 @@ export function canonical(v: unknown): string {
 
 export const checkKey = (type: string, name: string) => `${type}\u0000${name}`;
 
-export function mergedLabels(canary: CanaryRow, def: CheckDef): Record<string, string> {
+function mergedLabels(canary: CanaryRow, def: CheckDef): Record<string, string> {
   return { ...(canary.labels ?? {}), ...labelsOf(def) };
 }
 

@@ -5,7 +5,7 @@ import { parseDuration, parseRelativeTime } from '@watchdeck/core';
  * options write it ('15m', '1h', '1mo', '5y'), a relative expression ('now-2h'), or an instant
  * (ISO 8601). Bad input is a RangeError whose message says what is accepted (the routes answer 400).
  */
-export function parseInstant(text: string | undefined, field: string, now: Date): Date | undefined {
+function parseInstant(text: string | undefined, field: string, now: Date): Date | undefined {
   if (text === undefined || text === '') return undefined;
   const t = text.trim();
   const back = parseDuration(t);

@@ -20,7 +20,7 @@ export const typed = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvi
 type Part = 'params' | 'querystring' | 'body' | 'headers';
 const PART_NAME: Record<Part, string> = { params: 'path', querystring: 'query', body: 'body', headers: 'headers' };
 
-export interface FieldError extends Error {
+interface FieldError extends Error {
   statusCode: 400;
   code: string;
   /** the first message per field ('body' / 'query' / 'path' for the part as a whole) */
@@ -87,11 +87,6 @@ export const noBody = z.union([z.null(), z.undefined(), z.strictObject({})], {
   error: 'this request takes no body',
 });
 
-/**
- * A query parameter: given once it is a string; given twice Fastify makes it a list, which is
- * refused here rather than read as its first or last value.
- */
-export const queryText = z.string().trim();
 /** An optional query text: empty means absent. */
 export const optionalText = z
   .string()

@@ -58,7 +58,7 @@ function resource(
   return out;
 }
 
-export function dodVariables(row: DodRow, now: Date): Record<string, unknown> {
+function dodVariables(row: DodRow, now: Date): Record<string, unknown> {
   const vars: Record<string, unknown> = {
     now: celTimestamp(now),
     evidence: resource(row.evidence, now, ['updated_at', 'created_at']),
@@ -77,7 +77,7 @@ export function dodVariables(row: DodRow, now: Date): Record<string, unknown> {
   return vars;
 }
 
-export function dodScript(row: Pick<DodRow, 'type' | 'script'>): string {
+function dodScript(row: Pick<DodRow, 'type' | 'script'>): string {
   return row.script?.trim() || DOD_DEFAULT_SCRIPTS[row.type];
 }
 

@@ -15,7 +15,7 @@ import type { WriteRegistration } from '../pgrest/index.ts';
 
 /** A definition-of-done script written through /api/db is judged before the SQL (validate.ts). */
 export const incidentWrites: readonly WriteRegistration[] = [{ table: 'evidences', check: validateEvidenceWrite }];
-export { evaluateDefinitionsOfDone } from './dod.ts';
+;
 
 /**
  * The incidents area's server side beyond /api/db (README.md in this folder): responder dispatch,
@@ -30,8 +30,8 @@ export { evaluateDefinitionsOfDone } from './dod.ts';
  *   incidents.dod-written         incident.evidence.dod_changed: judge that evidence's definition of done now
  *   incidents:definition-of-done  (scheduled) every minute: every automatic definition of done (dod.ts)
  */
-export const INCIDENTS_CONSUMER = 'incidents';
-export const TRANSITION_EVENTS = [
+const INCIDENTS_CONSUMER = 'incidents';
+const TRANSITION_EVENTS = [
   'check.passed',
   'check.failed',
   'component.status.healthy',
@@ -52,7 +52,7 @@ export interface IncidentsDeps {
  * A check or component changed status (health/record.ts, topology/sql publish it): incident
  * rules, then that resource's definitions of done, in the delivery's transaction, as the system.
  */
-export async function handleTransition(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
+async function handleTransition(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
   const kind: ResourceKind = event.name.startsWith('check.') ? 'check' : 'component';
   const id = String(event.properties[`${kind}_id`] ?? '');
   if (!isUuid(id)) return;
@@ -67,7 +67,7 @@ export async function handleTransition(event: ConsumedEvent, q: Queryable, log: 
 }
 
 /** An evidence's definition of done was written: judge it now rather than at the next minute. */
-export async function handleDodWrite(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
+async function handleDodWrite(event: ConsumedEvent, q: Queryable, log: FastifyBaseLogger): Promise<void> {
   const id = String(event.properties.evidence_id ?? '');
   if (!isUuid(id)) return;
   const r = await evaluateDefinitionsOfDone(q, { evidenceId: id });

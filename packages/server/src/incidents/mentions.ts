@@ -16,7 +16,7 @@ import type { Mailer } from '../mail/index.ts';
  */
 export const MENTIONS_EVENT = 'incident.comment.mentions';
 export const MENTION_EVENT = 'incident.comment.mention';
-export const MENTIONS_NOTIFICATION_ID = '00000000-0000-0000-0000-0000000000b1';
+const MENTIONS_NOTIFICATION_ID = '00000000-0000-0000-0000-0000000000b1';
 
 export interface MentionDeps {
   mailer: Mailer;

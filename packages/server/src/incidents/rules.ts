@@ -13,7 +13,7 @@ import { incidentRuleSpec } from '../settings/index.ts';
  * (index.ts handleTransition), as the system: request.person_id is cleared, so the changelog's
  * actor is empty (sql/50-incidents.sql).
  */
-export type RuleSpec = z.infer<typeof incidentRuleSpec>;
+type RuleSpec = z.infer<typeof incidentRuleSpec>;
 export type ResourceKind = 'check' | 'component';
 
 export interface Resource {
@@ -59,7 +59,7 @@ export function globsMatch(patterns: readonly string[] | undefined, value: strin
   return includes.length === 0 || includes.some((p) => glob(p, v));
 }
 
-export function ruleMatches(spec: RuleSpec, r: Resource): boolean {
+function ruleMatches(spec: RuleSpec, r: Resource): boolean {
   const f = spec.filter ?? {};
   const kinds = f.kind === undefined ? ['check', 'component'] : [f.kind].flat();
   if (!kinds.includes(r.kind)) return false;

@@ -5,7 +5,7 @@ import { judgeDodScript } from './dod.ts';
  * pre-SQL hook, like settings/validate.ts): a definition-of-done `script` must be a CEL expression
  * the evaluator can run (dod.ts). Answers 400 in PostgREST's shape, nothing written.
  */
-export class DodScriptError extends Error {
+class DodScriptError extends Error {
   readonly statusCode = 400;
   /** check_violation: the engine maps it to 400 with {code, message, details, hint} */
   readonly code = '23514';

@@ -5,12 +5,12 @@
  */
 export {
   INCIDENT_STATUSES,
-  allowedStatusMoves,
+  
   acceptedStatusMoves,
   statusToggleTarget,
-  severityFromCode,
-  type IncidentStatus,
-  SEVERITIES as INCIDENT_SEVERITIES,
-  INCIDENT_TYPES,
-  HYPOTHESIS_STATUSES,
+  
+  
+  
+  
+  
 } from '@watchdeck/core';

@@ -6,19 +6,19 @@ import { pruneJobHistory, runJob } from './job-history.ts';
 import { EngineProcess } from './processes.ts';
 
 export {
-  EventQueue,
+  
   publish,
   type ConsumedEvent,
-  type ConsumerHandler,
-  type ConsumerOptions,
+  
+  
   type DeliveryContext,
 } from './event-queue.ts';
-export { Scheduler, type JobSource, type ScheduledJob } from './scheduler.ts';
-export { runJob, type JobContext } from './job-history.ts';
+export {  type JobSource,  } from './scheduler.ts';
+export { runJob,  } from './job-history.ts';
 export {
   resourceJobSource,
-  type ResourceRunner,
-  type ResourceSourceOptions,
+  
+  
   type ScheduledResource,
 } from './resource-source.ts';
 

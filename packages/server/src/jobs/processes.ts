@@ -10,8 +10,8 @@ import { hostname } from 'node:os';
 import type { Db } from '../db/index.ts';
 
 /** 10 s beats, 30 s window: a dead replica's runs are closed within 40 s. */
-export const HEARTBEAT_MS = 10_000;
-export const STALE_AFTER_MS = 30_000;
+const HEARTBEAT_MS = 10_000;
+const STALE_AFTER_MS = 30_000;
 
 export interface ProcessOptions {
   heartbeatMs?: number;

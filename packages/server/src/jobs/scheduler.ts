@@ -10,7 +10,7 @@ import { jobOwner } from './job-history.ts';
  * Several replicas may run the same scheduler: each due slot is claimed with an INSERT into
  * scheduler_claims keyed by (job key, slot time), so exactly one replica runs it.
  */
-export interface ScheduledJob {
+interface ScheduledJob {
   /** Stable across replicas, e.g. `canary:<id>`. */
   key: string;
   schedule: string;

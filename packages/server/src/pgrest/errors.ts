@@ -36,7 +36,7 @@ export const columnNotFound = (table: string, column: string) =>
  * SQLSTATE -> HTTP status, as PostgREST maps them (docs: Errors, HTTP status codes). What is not
  * listed is the client's doing (bad value, failed check...): 400.
  */
-export function statusFor(code: string): number {
+function statusFor(code: string): number {
   if (code === '23505' || code === '23503') return 409;
   if (code === '42501') return 403;
   if (code === '42P01' || code === '42883') return 404;
@@ -88,7 +88,7 @@ const KEY_OF_DETAIL = /^Key \((.+?)\)=/;
  * database's text; a console must not show it (seed 000 section 8), so the code and status stay
  * PostgREST's and the database's own text moves to `details`, for whoever reads the API.
  */
-export function plainMessage(e: PgLikeError): string {
+function plainMessage(e: PgLikeError): string {
   const code = e.code ?? '';
   const key = KEY_OF_DETAIL.exec(e.detail ?? '')?.[1];
   switch (code) {

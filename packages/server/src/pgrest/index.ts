@@ -19,8 +19,8 @@ import {
 import { isStatementTimeout } from '../db/errors.ts';
 import { WritePipeline, type WriteRegistration } from './write-pipeline.ts';
 
-export type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
-export type { AfterCommit, WriteCheck, WriteRegistration } from './write-pipeline.ts';
+type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
+export type {   WriteRegistration } from './write-pipeline.ts';
 
 export interface RestOptions {
   db: Db;

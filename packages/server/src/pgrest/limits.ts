@@ -33,7 +33,7 @@ export const DEFAULT_REST_LIMITS: RestLimits = {
 export const MAX_SELECT_COLUMNS = 1664;
 
 /** 54000 program_limit_exceeded: the request asks for more than this server allows, a 400. */
-export function limitError(message: string, hint: string): RestError {
+function limitError(message: string, hint: string): RestError {
   return new RestError(400, '54000', message, null, hint);
 }
 

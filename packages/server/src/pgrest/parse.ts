@@ -25,7 +25,7 @@ export type SelectItem =
       select: SelectItem[];
     };
 
-export type Operator =
+type Operator =
   | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'ilike' | 'match' | 'imatch' | 'in' | 'is' | 'isdistinct'
   | 'cs' | 'cd' | 'ov' | 'sl' | 'sr' | 'nxr' | 'nxl' | 'adj' | 'fts' | 'plfts' | 'phfts' | 'wfts' | 'filter';
 
@@ -68,7 +68,7 @@ export interface OrderTerm {
  * Splits on `sep` at depth 0, honouring parentheses, braces (array literals such as
  * `tags.cs.{a,b}` inside `or=(...)`) and double-quoted strings.
  */
-export function splitTop(text: string, sep = ','): string[] {
+function splitTop(text: string, sep = ','): string[] {
   const out: string[] = [];
   let depth = 0;
   let quoted = false;
@@ -101,7 +101,7 @@ export function splitTop(text: string, sep = ','): string[] {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_$]*$/;
 
 /** Index of `token` in `text` outside double-quoted parts (quoted JSON keys may hold `.` or `::`). */
-export function indexOutsideQuotes(text: string, token: string, from = 0): number {
+function indexOutsideQuotes(text: string, token: string, from = 0): number {
   let quoted = false;
   for (let i = from; i < text.length; i++) {
     if (quoted && text[i] === '\\') i++;
@@ -161,7 +161,7 @@ function closingQuote(text: string, open: number): number {
  * request needs (the embed depth limit is checked later, limits.ts): it only keeps a hostile URL
  * from recursing until the stack overflows.
  */
-export const MAX_NESTING = 32;
+const MAX_NESTING = 32;
 
 export function parseSelect(text: string, depth = 0): SelectItem[] {
   if (depth > MAX_NESTING) throw parseError(`select is nested more than ${MAX_NESTING} levels deep`);

@@ -1,4 +1,4 @@
-import { RestError, columnNotFound, parseError } from './errors.ts';
+import { RestError, parseError } from './errors.ts';
 import type { RequestModel } from './request.ts';
 import type { SelectItem } from './parse.ts';
 import type { FunctionDef, Relation, SchemaCache } from './schema-cache.ts';
@@ -400,4 +400,4 @@ export function planRpc(
   return { kind: 'rpc', scalar: true, statements: [{ sql: `SELECT to_json(${call})::text AS body, NULL::bigint AS total, NULL::bigint AS affected`, params: b.params.values }] };
 }
 
-export { columnNotFound };
+;

@@ -19,7 +19,7 @@ export interface RequestModel {
 
 const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'columns', 'on_conflict']);
 
-export function nonNegativeInt(text: string, what: string): number {
+function nonNegativeInt(text: string, what: string): number {
   if (!/^\d+$/.test(text)) throw parseError(`"${what}" must be a non-negative integer, got "${text}"`);
   return Number(text);
 }

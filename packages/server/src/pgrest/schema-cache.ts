@@ -5,7 +5,7 @@ import { viewTargetOrigins } from './view-origins.ts';
  * What the engine knows of the database, read from pg_catalog once (reload() after migrations).
  * Every identifier in a request is resolved against this before it reaches SQL.
  */
-export interface Column {
+interface Column {
   name: string;
   /** format_type(), e.g. 'text', 'timestamp with time zone', 'text[]' */
   type: string;

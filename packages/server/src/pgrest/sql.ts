@@ -3,7 +3,7 @@
  * Identifiers only ever come from the schema cache (quoted); values only ever as $n parameters.
  */
 import { RestError, columnNotFound, parseError, tableNotFound } from './errors.ts';
-import { parseList, splitTop, type Condition, type Field, type Filter, type OrderTerm, type SelectItem } from './parse.ts';
+import { parseList, type Condition, type Field, type Filter, type OrderTerm, type SelectItem } from './parse.ts';
 import type { RequestModel } from './request.ts';
 import type { ForeignKey, Relation, SchemaCache } from './schema-cache.ts';
 import { MAX_SELECT_COLUMNS } from './limits.ts';
@@ -397,7 +397,7 @@ const notEmbedded = (name: string) =>
 
 // ---- relationships ------------------------------------------------------------------------
 
-export type Relationship =
+type Relationship =
   | { kind: 'm2o'; target: string; fk: ForeignKey }
   | { kind: 'o2m'; target: string; fk: ForeignKey }
   | { kind: 'm2m'; target: string; junction: string; viaParent: ForeignKey; viaTarget: ForeignKey };
@@ -431,7 +431,7 @@ function describe(parent: string, r: Relationship): Record<string, string> {
  * name embeds the children (one-to-many, `!parent_id` choosing the key when there are several),
  * the key column embeds the parent (many-to-one, `parent:parent_id(*)`).
  */
-export function resolveRelationship(
+function resolveRelationship(
   schema: SchemaCache,
   parent: string,
   name: string,
@@ -495,4 +495,4 @@ export function resolveRelationship(
   return unique[0];
 }
 
-export { splitTop };
+;

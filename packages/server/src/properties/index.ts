@@ -19,7 +19,7 @@ export interface PropertiesService {
   invalidate(): void;
 }
 
-export const PROPERTIES_CACHE_MS = 5000;
+const PROPERTIES_CACHE_MS = 5000;
 
 export function createPropertiesService(
   db: Db,

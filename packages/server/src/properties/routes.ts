@@ -18,7 +18,7 @@ import { noBody, noParams, noQuery, typed } from '../http/validation.ts';
  *   PATCH  /api/properties/:name   {value, description?}        200 row | 400 | 404 | 409
  *   DELETE /api/properties/:name                                 204     | 404 | 409
  */
-export const MESSAGES = {
+const MESSAGES = {
   incomplete: 'please provide all details',
   local: 'Cannot edit local feature flags',
 } as const;

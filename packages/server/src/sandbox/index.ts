@@ -23,7 +23,7 @@ import { constants } from 'node:os';
 import { isAbsolute, normalize, posix, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 
-export interface ScriptLimits {
+interface ScriptLimits {
   /** wall clock; the sandbox is killed when it passes */
   timeoutMs: number;
   /** address space of each process (RLIMIT_AS); also the size of the private /tmp */
@@ -34,7 +34,7 @@ export interface ScriptLimits {
   maxOutputBytes: number;
 }
 
-export interface ScriptRequest {
+interface ScriptRequest {
   /** a shell script, run by bash (sh where bash is missing); or give `command` */
   script?: string;
   /** argv of a program to run instead of a script (a name found in PATH, or an absolute path) */
@@ -49,7 +49,7 @@ export interface ScriptRequest {
   signal?: AbortSignal;
 }
 
-export interface ScriptResult {
+interface ScriptResult {
   /** the script's exit code; 128 + signal number when a signal ended it */
   exitCode: number;
   stdout: string;
@@ -61,7 +61,7 @@ export interface ScriptResult {
   timedOut: boolean;
 }
 
-export interface SandboxStatus {
+interface SandboxStatus {
   available: boolean;
   /** why not, when not available */
   reason?: string;
@@ -92,7 +92,7 @@ export class SandboxUnavailableError extends Error {
   }
 }
 
-export const DEFAULT_LIMITS: ScriptLimits = {
+const DEFAULT_LIMITS: ScriptLimits = {
   timeoutMs: 30_000,
   memoryBytes: 512 * 1024 * 1024,
   maxProcesses: 64,

@@ -46,7 +46,6 @@ export const SETTINGS_KINDS: readonly SettingsKind[] = [
 ];
 
 export const kindByTable = new Map(SETTINGS_KINDS.map((k) => [k.table, k]));
-export const kindByName = new Map(SETTINGS_KINDS.map((k) => [k.kind, k]));
 
 /** The scheduled kind of a table, as the scheduler's resource source takes it (jobs/resource-source.ts). */
 export function scheduledKind(table: 'canaries' | 'config_scrapers' | 'topologies'): {

@@ -9,7 +9,7 @@ import type { JobSource } from '../jobs/index.ts';
  * job, claimed once per slot across replicas). A process with WATCHDECK_ROLE=api runs no engines
  * and does not count.
  */
-export const LOCAL_AGENT_HEARTBEAT = '@every 30s';
+const LOCAL_AGENT_HEARTBEAT = '@every 30s';
 
 export async function markLocalAgentSeen(db: Db): Promise<void> {
   await db.query(`UPDATE agents SET last_seen = now() WHERE id = $1`, [LOCAL_AGENT_ID]);

@@ -8,7 +8,7 @@ import { kindByTable, type SettingsKind } from './kinds.ts';
  * The first problem becomes a 400 whose message names the field (`spec.http[0].url is required`);
  * every problem is listed in `details`.
  */
-export class SettingsValidationError extends Error {
+class SettingsValidationError extends Error {
   readonly statusCode = 400;
   /** PostgreSQL's check_violation: the /api/db engine maps it to 400 like a database error. */
   readonly code = '23514';

@@ -188,7 +188,7 @@ function cborHead(major: number, len: number): Buffer {
 }
 
 /** Just enough CBOR for attestation objects and COSE keys: ints, text, bytes, maps. */
-export function cbor(v: unknown): Buffer {
+function cbor(v: unknown): Buffer {
   if (typeof v === 'number') return v >= 0 ? cborHead(0, v) : cborHead(1, -1 - v);
   if (typeof v === 'string') {
     const b = Buffer.from(v, 'utf8');

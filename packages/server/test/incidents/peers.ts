@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
  *
  * `fail` makes a system answer 500 with its own error shape until cleared.
  */
-export interface Recorded {
+interface Recorded {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;

@@ -163,7 +163,7 @@ export const SETTINGS_ITEMS: readonly NavItem[] = (
 ).sort(byLabel);
 
 /** Main navigation, in the seed's order: Dashboard, Health, Incidents, Catalog, Logs, Playbooks, Settings. */
-export const NAVIGATION: readonly NavEntry[] = [
+const NAVIGATION: readonly NavEntry[] = [
   {
     label: 'Dashboard',
     to: '/topology',

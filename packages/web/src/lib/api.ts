@@ -1,7 +1,7 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { ApiError, errorMessage, fetchWithAuth } from './http.ts';
 
-export { apiGet, apiPost, apiRequest, ApiError, errorMessage } from './http.ts';
+export { apiGet,     } from './http.ts';
 
 /** The /api/db client: PostgREST's URL language against our own engine. */
 export const db = new PostgrestClient(`${window.location.origin}/api/db`, { fetch: fetchWithAuth });
@@ -14,7 +14,7 @@ interface DbResult<T> {
 }
 
 /** Turns a PostgREST error into an ApiError (message as the error catalogue wants it). */
-export function dbError(error: NonNullable<DbResult<unknown>['error']>, status = 0): ApiError {
+function dbError(error: NonNullable<DbResult<unknown>['error']>, status = 0): ApiError {
   return new ApiError(status ? 'http' : 'network', errorMessage(error), status, error);
 }
 

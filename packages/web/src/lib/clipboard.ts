@@ -1,7 +1,7 @@
 import { toast } from 'sonner';
 import { TOAST_DURATION_MS } from './toast.ts';
 
-export const CLIPBOARD_MESSAGES = {
+const CLIPBOARD_MESSAGES = {
   unavailable: 'Clipboard not available',
   failed: 'Failed to copy to clipboard',
   copied: 'Copied to clipboard',

@@ -4,14 +4,14 @@
  * prescribe (seed 000 section 8), so a caller can show `err.message` or hand it to toastError.
  */
 
-export const MESSAGES = {
+const MESSAGES = {
   timeout: 'Request timed out. Please try again.',
   network: 'Network Error. Please try again.',
   offline: 'No internet connection. Please try again.',
   generic: 'An error occurred',
 } as const;
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 export type ApiErrorKind = 'http' | 'timeout' | 'network' | 'offline';
 
@@ -45,7 +45,7 @@ function field(body: unknown, key: 'error' | 'message'): string | undefined {
  * In the server's own error shape ({statusCode, code, error, message}) `error` is only the status
  * text ('Bad Request'); the sentence is the message.
  */
-export function messageFromBody(body: unknown): string {
+function messageFromBody(body: unknown): string {
   const ownShape = !!body && typeof body === 'object' && typeof (body as { statusCode?: unknown }).statusCode === 'number';
   if (ownShape && field(body, 'message')) return field(body, 'message')!;
   return field(body, 'error') ?? field(body, 'message') ?? MESSAGES.generic;
@@ -70,7 +70,7 @@ function isOffline(): boolean {
 }
 
 /** Maps an exception thrown by fetch (no response) to an ApiError. */
-export function transportError(err: unknown, timedOut: boolean): ApiError {
+function transportError(err: unknown, timedOut: boolean): ApiError {
   if (timedOut) return new ApiError('timeout', MESSAGES.timeout);
   if (isOffline()) return new ApiError('offline', MESSAGES.offline);
   return new ApiError(
@@ -103,7 +103,7 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
   unauthorizedHandler = handler;
 }
 
-export function handleUnauthorized(): void {
+function handleUnauthorized(): void {
   unauthorizedHandler();
 }
 

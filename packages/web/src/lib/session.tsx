@@ -17,7 +17,7 @@ import { ApiError, apiRequest } from './http.ts';
 import { FullPageLoader, FullPageError } from '../components/ui/full-page-state.tsx';
 
 /** GET /api/auth/whoami: roles are loaded fresh (no caching), so it is never considered fresh. */
-export const whoamiQuery = queryOptions({
+const whoamiQuery = queryOptions({
   queryKey: ['session', 'whoami'],
   queryFn: async ({ signal }) =>
     whoamiSchema.parse(await apiRequest<unknown>('/auth/whoami', { signal, skipAuthRedirect: true })),
@@ -33,7 +33,7 @@ export const propertiesQuery = queryOptions({
 });
 
 /** Database properties first, local (environment) ones override them: those cannot be edited. */
-export function propertiesToMap(list: readonly Property[]): Properties {
+function propertiesToMap(list: readonly Property[]): Properties {
   const out: Properties = {};
   for (const p of list) if (p.source === 'db') out[p.name] = p.value;
   for (const p of list) if (p.source === 'local') out[p.name] = p.value;
@@ -51,9 +51,9 @@ export interface Session {
   displayedRole: 'admin' | 'editor' | 'viewer';
 }
 
-export const SessionContext = createContext<Session | null>(null);
+const SessionContext = createContext<Session | null>(null);
 
-export function createSession(whoami: Whoami, propertyList: readonly Property[]): Session {
+function createSession(whoami: Whoami, propertyList: readonly Property[]): Session {
   const properties = propertiesToMap(propertyList);
   return {
     whoami,
@@ -130,7 +130,3 @@ export function useSession(): Session {
 export const useWhoami = (): Whoami => useSession().whoami;
 
 export const useCan = (resource: string, action: Action = 'read'): boolean => useSession().can(resource, action);
-
-export const useFeatureEnabled = (feature: string): boolean => useSession().isFeatureEnabled(feature);
-
-export const useProperties = (): Properties => useSession().properties;

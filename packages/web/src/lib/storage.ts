@@ -14,7 +14,7 @@ export function readStored<T>(key: string, fallback: T): T {
   }
 }
 
-export function writeStored<T>(key: string, value: T): void {
+function writeStored<T>(key: string, value: T): void {
   try {
     if (value === undefined) window.localStorage.removeItem(STORAGE_PREFIX + key);
     else window.localStorage.setItem(STORAGE_PREFIX + key, JSON.stringify(value));

@@ -15,10 +15,6 @@ export function toastSuccess(message: string): void {
   toast.success(message, { duration: TOAST_DURATION_MS });
 }
 
-export function toastInfo(message: string): void {
-  toast(message, { duration: TOAST_DURATION_MS });
-}
-
 /**
  * A failure with a fixed message of the error catalogue (e.g. 'Evidence delete failed'), the
  * server's reason underneath so the person learns why.

@@ -6,7 +6,7 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { DEFAULT_PAGE_SIZE, decodeTriState, encodeTriState, type TriStateMap } from '@watchdeck/core';
 
-export type ParamValue = string | number | boolean | null | undefined;
+type ParamValue = string | number | boolean | null | undefined;
 export type ParamUpdates = Record<string, ParamValue>;
 
 export interface UpdateOptions {
@@ -16,11 +16,11 @@ export interface UpdateOptions {
   resetPage?: boolean;
 }
 
-export const PAGE_INDEX_PARAM = 'pageIndex';
-export const PAGE_SIZE_PARAM = 'pageSize';
+const PAGE_INDEX_PARAM = 'pageIndex';
+const PAGE_SIZE_PARAM = 'pageSize';
 
 /** Applies updates to a copy of params: null, undefined and '' remove a key. */
-export function applyParamUpdates(params: URLSearchParams, updates: ParamUpdates, opts: UpdateOptions = {}) {
+function applyParamUpdates(params: URLSearchParams, updates: ParamUpdates, opts: UpdateOptions = {}) {
   const next = new URLSearchParams(params);
   for (const [key, value] of Object.entries(updates)) {
     if (value === null || value === undefined || value === '') next.delete(key);

@@ -55,7 +55,7 @@ export interface RenderExtras {
 
 export type Outcome = { flow: FlowRow; status?: number; extras?: RenderExtras } | { status: number; body: unknown };
 
-export interface FlowParams {
+interface FlowParams {
   returnTo?: string;
   aal?: 'aal1' | 'aal2';
   refresh: boolean;
@@ -96,7 +96,7 @@ const SECRET_FIELDS = new Set([
   'webauthn_register',
 ]);
 
-export const flowAction = (type: FlowType, id: string) => `/api/auth/self-service/${type}?flow=${id}`;
+const flowAction = (type: FlowType, id: string) => `/api/auth/self-service/${type}?flow=${id}`;
 export const browserUrl = (type: FlowType, params: Record<string, string | undefined> = {}) => {
   const qs = new URLSearchParams(
     Object.entries(params).filter(([, v]) => v !== undefined) as [string, string][],
@@ -107,7 +107,7 @@ export const uiUrl = (type: FlowType, flowId: string) => `${UI_PATHS[type]}?flow
 
 const iso = (v: string | null) => (v ? new Date(v).toISOString() : v);
 
-export async function renderFlow(kind: FlowKind, fr: FlowRequest, flow: FlowRow, extras: RenderExtras = {}) {
+async function renderFlow(kind: FlowKind, fr: FlowRequest, flow: FlowRow, extras: RenderExtras = {}) {
   const state: FlowUiState = flow.ui ?? {};
   const nodes = [csrfNode(flow.csrf_token), ...(await kind.nodes(fr, flow, extras))];
   for (const node of nodes) {
@@ -143,7 +143,7 @@ export async function renderFlow(kind: FlowKind, fr: FlowRequest, flow: FlowRow,
 }
 
 /** Form bodies arrive as JSON or urlencoded; nested traits are flattened to 'traits.email'. */
-export function flattenBody(body: unknown): Record<string, string> {
+function flattenBody(body: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (prefix: string, v: unknown) => {
     if (v === undefined || v === null) return;

@@ -11,7 +11,7 @@ import type { UiText } from './ui.ts';
 export type FlowType = 'login' | 'registration' | 'recovery' | 'verification' | 'settings';
 
 /** One hour, like Kratos: long enough to find the second factor, short enough to go stale. */
-export const FLOW_TTL_MS = 60 * 60_000;
+const FLOW_TTL_MS = 60 * 60_000;
 
 export interface FlowInternal {
   /** sha256 of the CSRF cookie the flow is bound to; absent for flows created server-side (invites) */

@@ -30,7 +30,7 @@ import {
 } from './notifications.ts';
 import { testJira, testServiceNow, testMsPlanner } from './tickets.ts';
 
-export { NotImplementedError, type PlainConnection, type Tester } from './common.ts';
+export { NotImplementedError, type PlainConnection,  } from './common.ts';
 
 /**
  * Connection tests that really connect, one file per family (databases, HTTP APIs, notification
@@ -70,10 +70,6 @@ const testers: Record<string, Tester> = {
   service_now: testServiceNow,
   ms_planner: testMsPlanner,
 };
-
-export function hasTester(type: string): boolean {
-  return type in testers;
-}
 
 /**
  * Values that live elsewhere (a Kubernetes secret or config map, a Helm release) are stored as

@@ -19,7 +19,7 @@ const SIZE_UNITS: Record<string, number> = {
   ki: 1024, kib: 1024, mi: 1024 ** 2, mib: 1024 ** 2, gi: 1024 ** 3, gib: 1024 ** 3, ti: 1024 ** 4, tib: 1024 ** 4,
 };
 
-export function parseSize(v: unknown, field: string): number | undefined {
+function parseSize(v: unknown, field: string): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v === 'number') return v;
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(String(v));

@@ -13,7 +13,7 @@ import { redactSecrets, type PlainConnection } from '#server/connections/index.t
  *                   Graph URL (connection url) and login URL (properties.loginUrl) are settable
  *   case webhook    the generic contract of README.md: POST the case as JSON
  */
-export const UPSTREAM_TIMEOUT_MS = 10_000;
+const UPSTREAM_TIMEOUT_MS = 10_000;
 /** answers kept up to this size: a large Jira's project list is hundreds of kilobytes */
 const UPSTREAM_MAX_BODY = 8 * 1024 * 1024;
 
@@ -100,7 +100,7 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
 const matches = (q: string | undefined) => (o: Option) =>
   !q || o.label.toLowerCase().includes(q.toLowerCase()) || o.value.toLowerCase().includes(q.toLowerCase());
 
-export const MAX_OPTIONS = 200;
+const MAX_OPTIONS = 200;
 export const filterOptions = (options: Option[], q?: string) => options.filter(matches(q)).slice(0, MAX_OPTIONS);
 
 // ---- Jira -------------------------------------------------------------------------------------------

@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { nonNegativeInt, schedule, script, secretOrValue, stringMap } from './common.ts';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
-export const RESPONSE_CODES = [200, 201, 202, 204, 301, 302, 401, 404, 500, 502, 503] as const;
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
 const check = {
   name: z.string().min(1),

@@ -6,20 +6,6 @@
 import { z } from 'zod';
 import { duration, nonNegativeInt, schedule, secretOrValue, stringMap } from './common.ts';
 
-export const SCRAPER_TYPES = [
-  'kubernetes',
-  'azure',
-  'kubernetesFile',
-  'sql',
-  'trivy',
-  'aws',
-  'file',
-  'githubActions',
-  'http',
-  'azureDevops',
-  'custom',
-] as const;
-
 const advanced = {
   createFields: z.array(z.string()).optional(),
   deleteFields: z.array(z.string()).optional(),

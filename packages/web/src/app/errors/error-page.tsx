@@ -2,9 +2,9 @@ import { useSearchParams } from 'react-router';
 import { CircleAlert } from 'lucide-react';
 import { ErrorLayout } from './error-layout.tsx';
 
-export const BAD_SESSION_MESSAGE =
+const BAD_SESSION_MESSAGE =
   'Bad Session. Please try logging out and logging in again, if the problem persist, please contact us.';
-export const UNKNOWN_ERROR_MESSAGE = 'Unknown error';
+const UNKNOWN_ERROR_MESSAGE = 'Unknown error';
 
 /** /error?error_code=...: BAD_SESSION has its own message, anything else is 'Unknown error'. */
 export function ErrorPage() {

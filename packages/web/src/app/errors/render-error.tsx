@@ -2,7 +2,7 @@ import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { Bug, RotateCw } from 'lucide-react';
 import { NotFoundPage } from '../not-found-page.tsx';
 
-export const RENDER_ERROR_MESSAGE = 'Sorry.. there was an error';
+const RENDER_ERROR_MESSAGE = 'Sorry.. there was an error';
 
 /** The fallback for uncaught render errors (react-router errorElement). */
 export function RenderError() {

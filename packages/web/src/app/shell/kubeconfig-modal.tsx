@@ -5,7 +5,7 @@ import { DOCS_URL } from '#web/lib/config.ts';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { Button, buttonClass } from '#web/components/ui/button.tsx';
 
-export const KUBECONFIG_TITLE = 'Download and install kubeconfig';
+const KUBECONFIG_TITLE = 'Download and install kubeconfig';
 const APPLY_COMMAND = 'export KUBECONFIG=~/Downloads/kubeconfig.yaml\nkubectl get canaries -A';
 
 function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useLocalStorage, useMediaQuery } from '#web/lib/storage.ts';
 
-export const SIDEBAR_COLLAPSED_KEY = 'sidebar.collapsed';
+const SIDEBAR_COLLAPSED_KEY = 'sidebar.collapsed';
 /** The sidebar collapses by itself on windows narrower than this (seed 000 section 9). */
-export const SIDEBAR_AUTO_COLLAPSE_WIDTH = 1024;
+const SIDEBAR_AUTO_COLLAPSE_WIDTH = 1024;
 
 /**
  * Collapsed or not: the user's choice is kept in localStorage; under 1024px the sidebar starts

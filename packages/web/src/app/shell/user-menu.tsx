@@ -23,7 +23,7 @@ function initials(name: string): string {
   return letters.toUpperCase();
 }
 
-export function Avatar({ name, src, size = 28 }: { name: string; src?: string | null; size?: number }) {
+function Avatar({ name, src, size = 28 }: { name: string; src?: string | null; size?: number }) {
   if (src) return <img src={src} alt="" width={size} height={size} className="rounded-full object-cover" />;
   return (
     <span

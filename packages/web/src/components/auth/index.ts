@@ -1,2 +1,2 @@
-export { AccessGuard, FeatureGuard, type AccessGuardProps } from './guards.tsx';
-export { Unauthorized, UNAUTHORIZED_MESSAGE } from './unauthorized.tsx';
+export { AccessGuard, FeatureGuard,  } from './guards.tsx';
+;

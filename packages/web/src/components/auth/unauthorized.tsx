@@ -1,7 +1,5 @@
 import { ShieldAlert } from 'lucide-react';
 
-export const UNAUTHORIZED_MESSAGE = 'Unauthorized — You do not have permission to access this page';
-
 /** The screen shown where the user may not go. */
 export function Unauthorized() {
   return (

@@ -25,8 +25,8 @@ import { PaginationBar } from './pagination.tsx';
 
 export const NO_DATA_MESSAGE = 'No data available';
 /** Virtual scrolling (seed 000 section 9). */
-export const VIRTUAL_OVERSCAN = 10;
-export const VIRTUAL_ROW_ESTIMATE = 35;
+const VIRTUAL_OVERSCAN = 10;
+const VIRTUAL_ROW_ESTIMATE = 35;
 
 export interface DataTablePagination {
   pageIndex: number;

@@ -7,10 +7,10 @@ import { cn } from '#web/lib/cn.ts';
 import { useTriStateParam } from '#web/lib/url-state.ts';
 import { Spinner } from '../ui/spinner.tsx';
 
-export const NO_OPTIONS_MESSAGE = 'No options found';
-export const START_TYPING_MESSAGE = 'Start typing to search';
+const NO_OPTIONS_MESSAGE = 'No options found';
+const START_TYPING_MESSAGE = 'Start typing to search';
 /** Longer option lists are windowed (seed 000 section 9). */
-export const OPTION_WINDOW_THRESHOLD = 20;
+const OPTION_WINDOW_THRESHOLD = 20;
 
 export interface TriStateOption {
   value: string;

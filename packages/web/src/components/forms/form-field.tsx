@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { cn } from '#web/lib/cn.ts';
 
 export const FIELD_REQUIRED_MESSAGE = 'This field is required';
-export const FIELD_NUMBER_MESSAGE = 'This field must be a number';
+const FIELD_NUMBER_MESSAGE = 'This field must be a number';
 
 /** A required text value for zod form schemas. */
 export const requiredText = () => z.string().trim().min(1, FIELD_REQUIRED_MESSAGE);
@@ -214,7 +214,7 @@ export function SelectField<T extends FieldValues>({
 }
 
 /** Parses what was typed: integers by default, '' stays '' so 'required' can catch it. */
-export function parseNumberInput(text: string, integer = true): number | '' {
+function parseNumberInput(text: string, integer = true): number | '' {
   const t = text.trim();
   if (t === '') return '';
   const n = Number(t);

@@ -24,7 +24,7 @@ export interface ValueSourceInput {
   stored?: boolean;
 }
 
-export const VALUE_SOURCE_LABELS: Record<ValueSourceChoice, string> = {
+const VALUE_SOURCE_LABELS: Record<ValueSourceChoice, string> = {
   static: 'Static',
   secret: 'Secret',
   configmap: 'ConfigMap',

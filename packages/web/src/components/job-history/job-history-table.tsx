@@ -33,7 +33,7 @@ export const JOB_RESOURCE_TYPES = [
 ] as const;
 
 /** Where a resource of a job lives in the app (seed 002 section 2.1 "Links out of these areas"). */
-export function resourceLink(type: string | null, id: string | null): string | undefined {
+function resourceLink(type: string | null, id: string | null): string | undefined {
   if (!id) return undefined;
   switch (type) {
     case 'canary':

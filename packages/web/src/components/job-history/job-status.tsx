@@ -2,7 +2,6 @@ import { cn } from '#web/lib/cn.ts';
 
 /** Job statuses and their colours (seed 002 section 4). */
 export const JOB_STATUSES = ['RUNNING', 'SUCCESS', 'WARNING', 'FAILED', 'STOPPED'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
 
 const colour: Record<string, string> = {
   RUNNING: 'bg-yellow-100 text-yellow-800 ring-yellow-300',

@@ -19,7 +19,7 @@ export interface JobHistoryQuery {
   sortOrder: 'asc' | 'desc';
 }
 
-export const jobHistoryQueryKey = (q: JobHistoryQuery) => [
+const jobHistoryQueryKey = (q: JobHistoryQuery) => [
   'job_histories',
   { ...q, from: q.from?.toISOString(), to: q.to?.toISOString() },
 ];

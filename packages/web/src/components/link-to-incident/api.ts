@@ -5,14 +5,14 @@ import { db, unwrap } from '#web/lib/api.ts';
  * The calls of the Link to Incident dialog (seed 000 section 7 "Incident linking"): the pickers'
  * lists, then POST /incidents, POST /hypotheses and POST /evidences through /api/db.
  */
-export interface IncidentOption {
+interface IncidentOption {
   id: string;
   incident_id: string;
   title: string;
   status: string;
 }
 
-export interface HypothesisOption {
+interface HypothesisOption {
   id: string;
   title: string | null;
   type: string;

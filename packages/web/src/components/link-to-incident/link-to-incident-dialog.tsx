@@ -15,10 +15,10 @@ import { useWhoami } from '#web/lib/session.tsx';
 import { toastError } from '#web/lib/toast.ts';
 import { linkToIncident, useHypotheses, useOpenIncidents, type EvidenceTarget } from './api.ts';
 
-export const LINK_TITLE = 'Link to Incident';
-export const LINK_SUCCESS = 'Linked to incident successfully';
-export const LINK_SUCCESS_DURATION_MS = 5000;
-export const MESSAGES = {
+const LINK_TITLE = 'Link to Incident';
+const LINK_SUCCESS = 'Linked to incident successfully';
+const LINK_SUCCESS_DURATION_MS = 5000;
+const MESSAGES = {
   incident: 'Must select or create an incident',
   hypothesis: 'Must select or create a hypothesis',
   severity: 'Please select incident severity',

@@ -1,16 +1,16 @@
-export { ResourceForm, isManagedElsewhere, type ResourceFormProps } from './resource-form.tsx';
+export { ResourceForm,   } from './resource-form.tsx';
 export {
-  SCHEDULE_OPTIONS,
+  
   rowName,
   type DetailTab,
   type SettingsFormField,
   type SettingsResourceConfig,
   type SettingsRow,
 } from './types.ts';
-export { NO_RESOURCES_MESSAGE, createdMessage, deletedMessage, updatedMessage } from './messages.ts';
+export { NO_RESOURCES_MESSAGE,    } from './messages.ts';
 export {
   settingsItemKey,
   settingsListKey,
-  useSettingsMutations,
-  type SettingsPayload,
+  
+  
 } from './use-settings-mutations.ts';

@@ -55,7 +55,7 @@ const isBlank = (v: unknown) =>
  * A row that comes from somewhere else (source KubernetesCRD, a sync) is changed there: seed 002
  * section 4 allows a save only when the source is UI or empty. The server refuses the write too.
  */
-export const isManagedElsewhere = (row: SettingsRow | null | undefined) =>
+const isManagedElsewhere = (row: SettingsRow | null | undefined) =>
   !!row?.id && !!row.source && row.source !== 'UI';
 
 /**

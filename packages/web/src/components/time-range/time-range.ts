@@ -1,13 +1,12 @@
 import dayjs from 'dayjs';
 import { parseRelativeTime } from '@watchdeck/core';
-import { readStored, writeStored } from '#web/lib/storage.ts';
 
 /**
  * A time range as the pickers produce it (seed 000 section 2): relative ('now-1h' .. 'now'),
  * absolute (two ISO instants) or mapped (a named range such as 'Yesterday' whose ends are
  * rounded relative expressions).
  */
-export type TimeRangeType = 'relative' | 'absolute' | 'mapped';
+type TimeRangeType = 'relative' | 'absolute' | 'mapped';
 
 export interface TimeRange {
   type: TimeRangeType;
@@ -31,7 +30,7 @@ const UNIT_WORDS: Record<string, [string, string]> = {
 };
 
 /** '15m' -> '15 minutes', '1y' -> '1 year'. */
-export function describeDuration(text: string): string {
+function describeDuration(text: string): string {
   const m = /^(\d+)([mhdwMy])$/.exec(text);
   if (!m) return text;
   const n = Number(m[1]);
@@ -40,7 +39,7 @@ export function describeDuration(text: string): string {
 }
 
 /** Relative presets, past and future (seed 000 section 9). */
-export const RELATIVE_PRESET_DURATIONS = [
+const RELATIVE_PRESET_DURATIONS = [
   '5m',
   '15m',
   '30m',
@@ -63,7 +62,7 @@ export function pastRange(duration: string): TimeRange {
   return { type: 'relative', from: `now-${duration}`, to: 'now', display: `Last ${describeDuration(duration)}` };
 }
 
-export function futureRange(duration: string): TimeRange {
+function futureRange(duration: string): TimeRange {
   return { type: 'relative', from: 'now', to: `now+${duration}`, display: `Next ${describeDuration(duration)}` };
 }
 
@@ -90,7 +89,7 @@ export const QUICK_RANGES: readonly TimeRange[] = [
   mapped('This year so far', 'now/y', 'now'),
 ];
 
-export const ABSOLUTE_DISPLAY_FORMAT = 'YYYY-MM-DD HH:mm';
+const ABSOLUTE_DISPLAY_FORMAT = 'YYYY-MM-DD HH:mm';
 
 export function absoluteRange(from: string | Date, to: string | Date): TimeRange {
   const f = dayjs(from);
@@ -149,21 +148,6 @@ export const RECENT_RANGES_LIMIT = 5;
 
 export function addRecentRange(list: readonly TimeRange[], range: TimeRange): TimeRange[] {
   return [range, ...list.filter((r) => r.from !== range.from || r.to !== range.to)].slice(0, RECENT_RANGES_LIMIT);
-}
-
-export function readRecentRanges(): TimeRange[] {
-  const list = readStored<unknown>(RECENT_RANGES_KEY, []);
-  return Array.isArray(list)
-    ? list
-        .filter((r): r is TimeRange => !!r && typeof r === 'object' && 'from' in r && 'to' in r)
-        .slice(0, RECENT_RANGES_LIMIT)
-    : [];
-}
-
-export function rememberRecentRange(range: TimeRange): TimeRange[] {
-  const next = addRecentRange(readRecentRanges(), range);
-  writeStored(RECENT_RANGES_KEY, next);
-  return next;
 }
 
 // URL form: rangeType, from, to, display. `timeRange` (e.g. 1h) is the short form some screens

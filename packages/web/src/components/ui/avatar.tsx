@@ -1,7 +1,7 @@
 import { cn } from '#web/lib/cn.ts';
 
 /** The avatar stack of seed 001 section 9: at most 5 faces, the rest as "+N". */
-export const AVATAR_STACK_MAX = 5;
+const AVATAR_STACK_MAX = 5;
 
 export interface AvatarPerson {
   id?: string;
@@ -9,7 +9,7 @@ export interface AvatarPerson {
   avatar?: string | null;
 }
 
-export function initials(name: string | null | undefined): string {
+function initials(name: string | null | undefined): string {
   const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
   if (!parts.length) return '?';
   return ((parts[0][0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase();

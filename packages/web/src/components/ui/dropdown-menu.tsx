@@ -4,7 +4,6 @@ import { cn } from '#web/lib/cn.ts';
 
 export const DropdownMenu = Menu.Root;
 export const DropdownMenuTrigger = Menu.Trigger;
-export const DropdownMenuGroup = Menu.Group;
 
 export function DropdownMenuContent({ className, children, ...props }: ComponentProps<typeof Menu.Content>) {
   return (

@@ -5,8 +5,7 @@ import { cn } from '#web/lib/cn.ts';
 import { ignoreToastInteraction } from '#web/lib/toast.ts';
 
 /** Modal sizes of seed 000 section 9. */
-export const MODAL_SIZES = ['very-small', 'small', 'medium', 'large', 'full'] as const;
-export type ModalSize = (typeof MODAL_SIZES)[number];
+type ModalSize = 'very-small' | 'small' | 'medium' | 'large' | 'full';
 
 const sizeClass: Record<ModalSize, string> = {
   'very-small': 'w-[calc(100vw-2rem)] max-w-sm',

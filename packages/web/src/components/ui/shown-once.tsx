@@ -3,7 +3,7 @@ import { copyToClipboard } from '#web/lib/clipboard.ts';
 import { Button } from './button.tsx';
 
 /** Seed 000 section 8's notice beside a secret the server returns only at creation. */
-export const SHOWN_ONCE_NOTICE = 'Access token will be shown only once. Please copy it and store it securely.';
+const SHOWN_ONCE_NOTICE = 'Access token will be shown only once. Please copy it and store it securely.';
 
 /**
  * A freshly created secret (an access token): the notice, the value selectable in full, and a copy

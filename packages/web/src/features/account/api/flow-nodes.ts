@@ -24,7 +24,7 @@ export const labelOf = (node: UiNode): string =>
   node.meta.label?.text ?? (node.attributes.node_type === 'input' ? node.attributes.name : node.attributes.id);
 
 /** Data the browser needs but never sends back (the WebAuthn options are large). */
-export const isClientOnly = (name: string) => name.endsWith('_options');
+const isClientOnly = (name: string) => name.endsWith('_options');
 
 /**
  * The body of a submission: the form's values, the clicked button's own name and value, and the

@@ -15,7 +15,7 @@ export interface UiText {
   context?: Record<string, unknown>;
 }
 
-export interface UiInputAttributes {
+interface UiInputAttributes {
   node_type: 'input';
   name: string;
   type: string;
@@ -25,7 +25,7 @@ export interface UiInputAttributes {
   autocomplete?: string;
 }
 
-export interface UiTextAttributes {
+interface UiTextAttributes {
   node_type: 'text';
   id: string;
   text: UiText;

@@ -1,7 +1,7 @@
 import type { ContinueWith, FlowType } from './flow-types.ts';
 
 /** The web app's page of each flow (the server's UI_PATHS). */
-export const FLOW_PAGES: Record<FlowType, string> = {
+const FLOW_PAGES: Record<FlowType, string> = {
   login: '/login',
   registration: '/registration',
   recovery: '/recovery',

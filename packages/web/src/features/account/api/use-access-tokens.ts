@@ -10,7 +10,7 @@ export type AccessToken = AccessTokenRecord;
 
 export const tokensKey = ['auth', 'tokens'] as const;
 
-export const accessTokensQuery = () =>
+const accessTokensQuery = () =>
   queryOptions({
     queryKey: tokensKey,
     queryFn: ({ signal }) => apiRequest<AccessToken[]>('/auth/tokens', { signal }),

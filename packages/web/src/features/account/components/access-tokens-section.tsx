@@ -16,7 +16,7 @@ import { useCreateAccessToken } from '../api/use-create-access-token.ts';
 import { useRevokeAccessToken } from '../api/use-revoke-access-token.ts';
 
 /** Lifetimes offered for a new token; the server takes any duration. */
-export const TOKEN_LIFETIMES = [
+const TOKEN_LIFETIMES = [
   { label: '30 days', value: '30d' },
   { label: '90 days', value: '90d' },
   { label: '1 year', value: '1y' },
@@ -25,7 +25,7 @@ export const TOKEN_LIFETIMES = [
 
 /** The role select's value for an unscoped token: it acts with the owner's current roles. */
 const OWN_ROLES = '';
-export const OWN_ROLES_LABEL = 'My roles';
+const OWN_ROLES_LABEL = 'My roles';
 
 /**
  * /profile-settings: personal access tokens for scripts and the kubeconfig

@@ -21,7 +21,7 @@ import {
 } from '../components/settings-sections.tsx';
 
 /** Messages after a change clear after 10 seconds (seed 002 section 9). */
-export const PROFILE_MESSAGE_MS = 10_000;
+const PROFILE_MESSAGE_MS = 10_000;
 
 /** /profile-settings, inside the shell: the signed-in person's profile, password and factors. */
 export function ProfileSettingsPage() {

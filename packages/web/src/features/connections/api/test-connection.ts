@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiPost } from '#web/lib/http.ts';
 import { CONNECTION_MESSAGES } from '../messages.ts';
 
-export type TestOutcome = { kind: 'success'; message: string } | { kind: 'error'; message: string } | { kind: 'not-implemented'; message: string };
+type TestOutcome = { kind: 'success'; message: string } | { kind: 'error'; message: string } | { kind: 'not-implemented'; message: string };
 
 /** The text of a 400: the server's error, itself parsed as JSON when it is JSON. */
 function badRequestMessage(body: unknown): string {
@@ -25,7 +25,7 @@ function badRequestMessage(body: unknown): string {
  * success when the answer is 200 with message 'ok'; a bad request shows the server's error (or
  * 'Testing connection failed!'); 501 is 'not implemented'; anything else 'Testing connection failed!'.
  */
-export async function testConnection(id: string): Promise<TestOutcome> {
+async function testConnection(id: string): Promise<TestOutcome> {
   try {
     const data = await apiPost<{ message?: string; error?: string }>(`/connection/test/${encodeURIComponent(id)}`);
     if (data?.message === 'ok') return { kind: 'success', message: CONNECTION_MESSAGES.testOk };

@@ -16,7 +16,7 @@ export interface FeatureFlag {
   updated_at: string | null;
 }
 
-export const featureFlagsKey = ['feature-flags', 'list'] as const;
+const featureFlagsKey = ['feature-flags', 'list'] as const;
 
 /**
  * After a write: the list and the session's flags are reloaded, so a feature switched off

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { db, unwrap } from '#web/lib/api.ts';
 
 /** Agent lookups are cached for 5 minutes (seed 000 section 9). */
-export const AGENT_LOOKUP_STALE_MS = 300_000;
+const AGENT_LOOKUP_STALE_MS = 300_000;
 
 /**
  * Names of the agents the checks ran on (GET /api/db/agents?id=in.(...)), for the agent badge and

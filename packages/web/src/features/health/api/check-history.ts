@@ -20,7 +20,7 @@ export interface HistoryParams {
  * GET /api/db/check_statuses?check_id=eq.{id}&time=gt.{window}&status=eq.1&duration=gte.{ms}
  *   &order=time.desc&limit&offset with Prefer: count=exact.
  */
-export async function fetchCheckHistory(p: HistoryParams, signal?: AbortSignal) {
+async function fetchCheckHistory(p: HistoryParams, signal?: AbortSignal) {
   let q = db
     .from('check_statuses')
     .select('check_id,time,duration,status,message,error', { count: 'exact' })

@@ -8,7 +8,7 @@ import type { HealthTimeRange } from '../lib/time-ranges.ts';
  * GET /api/canary/api/graph?check=&start=&count=300: a check's runs over the range in at most
  * 300 points (seed 000 section 9 "Canary graph points 300"); the server sizes the buckets.
  */
-export function graphUrl(checkId: string, timeRange: HealthTimeRange): string {
+function graphUrl(checkId: string, timeRange: HealthTimeRange): string {
   const q = new URLSearchParams({ check: checkId, start: timeRange, count: String(CANARY_GRAPH_POINTS) });
   return `/api/canary/api/graph?${q}`;
 }
@@ -31,7 +31,7 @@ function toPoint(raw: unknown): GraphPoint | undefined {
 }
 
 /** Points in time order, whatever envelope the route uses ({status: [...]}, {points: [...]} or a list). */
-export function graphPoints(body: unknown): GraphPoint[] {
+function graphPoints(body: unknown): GraphPoint[] {
   const b = body as Record<string, unknown> | unknown[] | null;
   const list = Array.isArray(b) ? b : b && typeof b === 'object' ? (b.status ?? b.points ?? b.graph ?? []) : [];
   return (Array.isArray(list) ? list : [])

@@ -13,7 +13,7 @@ export interface PlaybookOption {
 }
 
 /** A playbook's check selector (spec.checks[]): every given field must match; an empty one matches all. */
-export interface CheckSelector {
+interface CheckSelector {
   types?: string[];
   names?: string[];
   name?: string;
@@ -21,7 +21,7 @@ export interface CheckSelector {
   labelSelector?: string;
 }
 
-export function selectorMatches(sel: CheckSelector, check: Pick<CheckSummary, 'type' | 'name' | 'namespace' | 'labels'>): boolean {
+function selectorMatches(sel: CheckSelector, check: Pick<CheckSummary, 'type' | 'name' | 'namespace' | 'labels'>): boolean {
   if (sel.types?.length && !sel.types.includes(check.type)) return false;
   if (sel.name && sel.name !== check.name) return false;
   if (sel.names?.length && !sel.names.includes(check.name)) return false;

@@ -4,7 +4,7 @@ import { summaryRows, type CheckSummary } from './types.ts';
 import type { HealthTimeRange } from '../lib/time-ranges.ts';
 import { summaryUrl, takePreloaded, type SummaryParams } from './preload.ts';
 
-export { summaryUrl, type SummaryParams } from './preload.ts';
+export {  type SummaryParams } from './preload.ts';
 
 /**
  * GET /api/canary/api/summary: the checks_summary feed, filtered by time range (`start`, a
@@ -17,7 +17,7 @@ export { summaryUrl, type SummaryParams } from './preload.ts';
  * manual refresh (invalidate/refetch) cancels the one in flight before starting again. The first
  * call of a page load may already be on its way (preload.ts).
  */
-export const summaryQuery = (params: SummaryParams, refetchInterval = 0) =>
+const summaryQuery = (params: SummaryParams, refetchInterval = 0) =>
   queryOptions({
     queryKey: ['health', 'summary', params.timeRange, params.labels ?? '', params.checkId ?? ''],
     queryFn: async ({ signal }): Promise<CheckSummary[]> => {

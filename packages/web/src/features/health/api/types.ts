@@ -3,16 +3,16 @@
  * The summary feed comes from GET /api/canary/api/summary; history rows from /api/db/check_statuses.
  */
 
-export type CheckHealth = 'healthy' | 'unhealthy';
+type CheckHealth = 'healthy' | 'unhealthy';
 
-export interface CheckUptime {
+interface CheckUptime {
   passed: number;
   failed: number;
   last_pass?: string | null;
   last_fail?: string | null;
 }
 
-export interface CheckLatency {
+interface CheckLatency {
   p95?: number | null;
   p97?: number | null;
   p99?: number | null;

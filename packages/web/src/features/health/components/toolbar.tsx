@@ -5,14 +5,14 @@ import type { Choice } from '../lib/grouping.ts';
 import type { HealthLayout } from '../lib/use-health-params.ts';
 import { useDebouncedValue } from '#web/lib/use-debounced.ts';
 
-export const SEARCH_PLACEHOLDER = 'Search by name, description, or endpoint';
-export const SEARCH_DEBOUNCE_MS = 400;
+const SEARCH_PLACEHOLDER = 'Search by name, description, or endpoint';
+const SEARCH_DEBOUNCE_MS = 400;
 
 const selectClass =
   'h-9 rounded-md border border-gray-300 bg-white px-2 text-sm text-gray-700 shadow-sm focus:border-blue-500 focus:ring-1 focus:ring-blue-500 focus:outline-none';
 
 /** The search box: typing updates the URL's `query` 400 ms after the last key. */
-export function SearchBox({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+function SearchBox({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   const [text, setText] = useState(value);
   const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
   useEffect(() => {

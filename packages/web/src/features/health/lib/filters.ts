@@ -5,7 +5,7 @@
 import { triStateToFilter, type TriState, type TriStateMap } from '@watchdeck/core';
 import type { CheckSummary } from '../api/types.ts';
 
-export const labelId = (key: string, value: string) => `${key}=${value}`;
+const labelId = (key: string, value: string) => `${key}=${value}`;
 
 export function splitLabelId(id: string): [string, string] {
   const i = id.indexOf('=');

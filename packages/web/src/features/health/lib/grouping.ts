@@ -9,12 +9,12 @@ import { LOCAL_AGENT_ID } from '@watchdeck/core';
 export const NO_GROUPING = 'no_grouping';
 export const DEFAULT_GROUP_BY = 'canary_name';
 export const DEFAULT_TAB_BY = 'namespace';
-export const AGENT_TAB_BY = 'agent';
+const AGENT_TAB_BY = 'agent';
 export const ALL_TAB = 'All';
 /** the tab of checks without a namespace (or without the label) */
-export const NONE_TAB = 'none';
+const NONE_TAB = 'none';
 
-export const FIXED_GROUP_BY = [
+const FIXED_GROUP_BY = [
   { value: NO_GROUPING, label: 'No Grouping' },
   { value: 'canary_name', label: 'Group Name' },
   { value: 'name', label: 'Name' },

@@ -21,13 +21,6 @@ export const HEALTH_DOT_CLASS: Record<HealthColour, string> = {
   green: 'bg-green-500',
 };
 
-export const HEALTH_TEXT_CLASS: Record<HealthColour, string> = {
-  red: 'text-red-700',
-  grey: 'text-gray-500',
-  orange: 'text-orange-600',
-  green: 'text-green-700',
-};
-
 /** A group is good when all members are healthy, bad when none is, mixed otherwise. */
 export type GroupHealth = 'good' | 'mixed' | 'bad';
 

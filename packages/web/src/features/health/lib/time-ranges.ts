@@ -32,7 +32,7 @@ export function timeRangeLabel(range: HealthTimeRange): string {
   return `Last ${n} ${n === 1 ? one : many}`;
 }
 
-export function timeRangeMinutes(range: HealthTimeRange): number {
+function timeRangeMinutes(range: HealthTimeRange): number {
   return (parseDuration(range) ?? 3_600_000) / 60_000;
 }
 

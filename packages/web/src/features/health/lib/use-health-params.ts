@@ -32,7 +32,7 @@ export interface HealthParams {
   hidePassing: boolean;
 }
 
-export const PIVOT_CELL_TYPES: readonly PivotCellType[] = ['checkStatus', 'uptime', 'latency'];
+const PIVOT_CELL_TYPES: readonly PivotCellType[] = ['checkStatus', 'uptime', 'latency'];
 
 export function readHealthParams(p: URLSearchParams): HealthParams {
   const timeRange = p.get('timeRange');

@@ -31,7 +31,7 @@ export const SORTABLE = ['incident_id', 'title', 'type', 'status', 'created_at']
 
 
 /** A PostgREST filter value, quoted so commas, dots and parentheses in a search stay text. */
-export function quoted(value: string): string {
+function quoted(value: string): string {
   return `"${value.replace(/["\\]/g, '\\$&')}"`;
 }
 

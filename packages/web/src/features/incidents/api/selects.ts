@@ -5,7 +5,7 @@
 export const PERSON = 'id,name,avatar';
 
 /** The evidence columns the pages show (not updated_at: a 1,000-evidence tree is ~15% less JSON). */
-export const EVIDENCE_SELECT = [
+const EVIDENCE_SELECT = [
   'id,hypothesis_id,type,description,evidence,properties,check_id,component_id,config_id,config_change_id,config_analysis_id',
   'definition_of_done,done,script,created_at,external_created_by',
   `created_by(${PERSON})`,

@@ -8,7 +8,7 @@ import type { HistoryEntry } from '../api/types.ts';
 import { NO_TITLE } from '../lib/display.ts';
 
 /** seed 001 section 8 */
-export const NO_CHANGELOG = 'No changelog found';
+const NO_CHANGELOG = 'No changelog found';
 
 /** What each changelog event says, in words. */
 function sentence(e: HistoryEntry): string {

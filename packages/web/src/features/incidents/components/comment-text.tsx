@@ -6,7 +6,7 @@ import { cn } from '#web/lib/cn.ts';
 import type { Comment } from '../api/types.ts';
 
 /** A comment's text with its @mentions as chips. */
-export function CommentText({ text }: { text: string }) {
+function CommentText({ text }: { text: string }) {
   return (
     <p className="text-sm whitespace-pre-wrap text-gray-800">
       {mentionSegments(text).map((s, i) =>

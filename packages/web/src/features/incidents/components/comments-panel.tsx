@@ -15,7 +15,7 @@ import { CommentItem } from './comment-text.tsx';
 import { MentionTextarea, toMarkup } from './mention-textarea.tsx';
 
 /** seed 001 section 5 */
-export const COMMENT_MESSAGES = {
+const COMMENT_MESSAGES = {
   empty: 'Please add comment details',
   noHypothesis: 'Please select any hypothesis',
 } as const;

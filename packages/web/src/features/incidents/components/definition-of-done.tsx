@@ -18,7 +18,7 @@ import { EvidenceIcon } from './evidence-icon.tsx';
 import { EVIDENCE_MESSAGES } from './evidence-item.tsx';
 
 /** seed 001 section 8 */
-export const DOD_MESSAGES = {
+const DOD_MESSAGES = {
   noneLeft: 'There are no evidences which are not part of definition of done',
   loading: 'Loading evidences please wait...',
   resolved: 'Mark as resolved',
@@ -66,7 +66,7 @@ function ScriptField({ value, onChange }: { value: string; onChange: (v: string)
 }
 
 /** Add Definition of Done (seed 001 section 4): Automatic (evidence, then a script) or Manual (a comment). */
-export function AddDefinitionOfDoneDialog({
+function AddDefinitionOfDoneDialog({
   hypotheses,
   onClose,
   onChanged,

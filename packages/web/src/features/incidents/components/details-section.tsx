@@ -13,7 +13,7 @@ import { StatusBadge } from './badges.tsx';
 import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 
 /** Severity and type changes save 500 ms after the last choice (seed 001 section 4). */
-export const DETAILS_SAVE_MS = 500;
+const DETAILS_SAVE_MS = 500;
 /** What the severity field shows for an incident without one. */
 const DEFAULT_SEVERITY: IncidentSeverity = 'high';
 

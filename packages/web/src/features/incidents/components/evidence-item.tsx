@@ -28,7 +28,7 @@ const failed = (message: string) => (err: unknown) => {
 };
 
 /** Context lines shown around selected log lines (seed 001 section 9). */
-export const LOG_CONTEXT_LINES = 3;
+const LOG_CONTEXT_LINES = 3;
 
 function LogLines({ evidence }: { evidence: Evidence }) {
   const lines = (evidence.evidence?.lines as { timestamp?: string; message?: string }[] | undefined) ?? [];

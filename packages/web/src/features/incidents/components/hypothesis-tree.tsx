@@ -27,8 +27,8 @@ import { EvidenceItem } from './evidence-item.tsx';
 import { CreateHypothesisModal, DeleteHypothesisDialog } from './hypothesis-dialogs.tsx';
 
 /** Debounces of seed 001 section 9. */
-export const STATUS_SAVE_MS = 200;
-export const TITLE_SAVE_MS = 1000;
+const STATUS_SAVE_MS = 200;
+const TITLE_SAVE_MS = 1000;
 /** The inline status selector shows Likely while a hypothesis has none. */
 const DEFAULT_SHOWN_STATUS: HypothesisStatus = 'likely';
 

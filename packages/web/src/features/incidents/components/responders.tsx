@@ -32,12 +32,12 @@ export function currentStep(
   return idx === -1 ? STEPS.length : idx;
 }
 
-export function responderName(r: Responder): string {
+function responderName(r: Responder): string {
   return r.person?.name ?? r.team?.name ?? 'Unknown';
 }
 
 /** Created, Acknowledged, Resolved (sign-off), Closed (seed 001 section 4). */
-export function ResponderTimeline({ responder }: { responder: Responder }) {
+function ResponderTimeline({ responder }: { responder: Responder }) {
   const current = currentStep(responder);
   const ack = responder.acknowledge_time
     ? new Date(responder.acknowledge_time).getTime() - new Date(responder.created_at).getTime()

@@ -18,7 +18,7 @@ import { EVIDENCE_TYPE_LABELS, evidenceTitle } from '../lib/evidence.ts';
 import { EvidenceIcon } from './evidence-icon.tsx';
 
 /** seed 001 section 8 */
-export const STATUS_MESSAGES = {
+const STATUS_MESSAGES = {
   updated: 'Incident status updated successfully',
   failed: 'Incident status updated failed',
   noEvidence: 'Please select atleast one evidence',

@@ -28,7 +28,7 @@ import { allEvidences, rootHypothesis } from '../lib/evidence.ts';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 /** seed 001 section 8 */
-export const INCIDENT_NOT_FOUND = 'Incident not found';
+const INCIDENT_NOT_FOUND = 'Incident not found';
 const PANEL_KEY = 'incidents.sidePanelOpen';
 const BADGE =
   'inline-flex items-center gap-1 rounded-full border border-gray-200 bg-white px-2 py-0.5 text-xs text-gray-700';

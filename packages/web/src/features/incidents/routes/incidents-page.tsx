@@ -23,9 +23,9 @@ import { SEVERITY_FILTER_OPTIONS, STATUS_LABELS, TYPE_LABELS } from '../lib/disp
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 /** seed 001 section 8 */
-export const NO_INCIDENTS = 'There are no incidents matching this criteria';
+const NO_INCIDENTS = 'There are no incidents matching this criteria';
 /** seed 001 section 2: the incident search input */
-export const SEARCH_DEBOUNCE_MS = 400;
+const SEARCH_DEBOUNCE_MS = 400;
 const DEFAULT_STATUS = 'open';
 const DEFAULT_SORT = { id: 'created_at', desc: true };
 

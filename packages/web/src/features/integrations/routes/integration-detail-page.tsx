@@ -14,7 +14,7 @@ import {
 } from '../types.ts';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
-export const UNKNOWN_TYPE_MESSAGE = 'Unknown type';
+const UNKNOWN_TYPE_MESSAGE = 'Unknown type';
 const NO_RESOURCES_MESSAGE = 'No resources found';
 
 type Tab = 'spec' | 'jobHistory';

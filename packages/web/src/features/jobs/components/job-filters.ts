@@ -6,7 +6,7 @@ import { pastRange } from '#web/components/time-range/index.ts';
 /** Job history defaults (seed 002 section 9). */
 export const JOBS_DEFAULT_RANGE = pastRange('2d');
 export const JOBS_PAGE_SIZE = 50;
-export const JOBS_DEFAULT_STATUS = 'SUCCESS:-1';
+const JOBS_DEFAULT_STATUS = 'SUCCESS:-1';
 export const JOBS_DEFAULT_SORT = { id: 'created_at', desc: true };
 
 /** Minimum run durations offered by the duration filter (runDuration, in milliseconds). */

@@ -22,7 +22,7 @@ const When = ({ at }: { at: string | null | undefined }) =>
   ) : null;
 
 /** Tags: the first label as key: value, then '+N more'. */
-export function TagsCell({ labels }: { labels: Record<string, string> | null | undefined }) {
+function TagsCell({ labels }: { labels: Record<string, string> | null | undefined }) {
   const entries = Object.entries(labels ?? {});
   if (!entries.length) return null;
   const [k, v] = entries[0];

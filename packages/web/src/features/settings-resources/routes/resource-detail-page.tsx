@@ -20,7 +20,7 @@ import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 
 const TAB_LABELS: Record<DetailTab, string> = { spec: 'Spec', manageTeam: 'Members', jobHistory: 'Job History' };
 
-export interface ResourceDetailPageProps {
+interface ResourceDetailPageProps {
   config: SettingsResourceConfig;
   /**
    * Content of the teams' Members tab (manageTeam). The team members screen belongs to the teams
@@ -34,7 +34,7 @@ export interface ResourceDetailPageProps {
  * Sub-navigation per kind (Spec, Members for teams, Job History) in the `tab` query parameter.
  * After an update or a delete it returns to the list.
  */
-export function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProps) {
+function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProps) {
   const { id = '' } = useParams();
   const item = useSettingsItem(c, id);
   const canWrite = useCan(c.resource, 'write');

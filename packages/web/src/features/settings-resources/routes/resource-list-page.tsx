@@ -15,7 +15,7 @@ import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
  * /settings/{table}: breadcrumb title, refresh, an add button (write permission only) and the
  * table; a row opens /settings/{table}/{id}.
  */
-export function ResourceListPage({ config: c }: { config: SettingsResourceConfig }) {
+function ResourceListPage({ config: c }: { config: SettingsResourceConfig }) {
   const list = useSettingsList(c);
   const canWrite = useCan(c.resource, 'write');
   const navigate = useNavigate();

@@ -22,7 +22,7 @@ export interface TeamMember {
 
 export const teamMembersKey = (teamId: string) => ['teams', teamId, 'members'] as const;
 
-export const teamMembersQuery = (teamId: string) =>
+const teamMembersQuery = (teamId: string) =>
   queryOptions({
     queryKey: teamMembersKey(teamId),
     queryFn: async ({ signal }) => {

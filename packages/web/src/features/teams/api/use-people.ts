@@ -3,7 +3,7 @@ import { db, unwrap } from '#web/lib/api.ts';
 import type { Person } from './team-members.ts';
 
 /** Everyone the picker can offer; people are few enough to filter in the browser. */
-export const PEOPLE_LIMIT = 1000;
+const PEOPLE_LIMIT = 1000;
 
 export function usePeople(enabled: boolean) {
   return useQuery({

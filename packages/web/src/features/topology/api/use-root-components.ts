@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { db } from '#web/lib/api.ts';
 
-export interface ComponentRow {
+interface ComponentRow {
   id: string;
   name: string;
   type: string | null;

@@ -18,7 +18,7 @@ export const usersKeys = {
   list: (pageIndex: number, pageSize: number) => ['users', 'list', pageIndex, pageSize] as const,
 };
 
-export const usersQuery = (pageIndex: number, pageSize: number) =>
+const usersQuery = (pageIndex: number, pageSize: number) =>
   queryOptions({
     queryKey: usersKeys.list(pageIndex, pageSize),
     queryFn: ({ signal }) =>

@@ -5,8 +5,8 @@ import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { fullName } from '../api/full-name.ts';
 import { useDeleteUser } from '../api/use-delete-user.ts';
 
-export const DELETE_USER_TITLE = 'Delete User ?';
-export const USER_DELETED_MESSAGE = 'user deleted successfully';
+const DELETE_USER_TITLE = 'Delete User ?';
+const USER_DELETED_MESSAGE = 'user deleted successfully';
 
 /** The confirmation before a user is deleted (signed out everywhere, tokens revoked, history kept). */
 export function DeleteUserDialog({ user, onClose }: { user: UserRecord; onClose: () => void }) {

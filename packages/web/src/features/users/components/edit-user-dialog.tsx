@@ -6,7 +6,7 @@ import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { useUpdateUser } from '../api/use-update-user.ts';
 import { applyServerErrors, UserForm, useUserForm, type UserFormValues } from './user-form.tsx';
 
-export const updatedMessage = (first: string, last: string) => `${first} ${last} updated successfully`;
+const updatedMessage = (first: string, last: string) => `${first} ${last} updated successfully`;
 
 /** The role shown and edited is one role: the stored one if there is exactly one, else the displayed one. */
 function editableRole(u: UserRecord): string {

@@ -7,8 +7,8 @@ import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { useInviteUser } from '../api/use-invite-user.ts';
 import { applyServerErrors, EMPTY_USER, UserForm, useUserForm, type UserFormValues } from './user-form.tsx';
 
-export const INVITED_MESSAGE = 'User has been invited successfully. Please share the link with the user.';
-export const LINK_COPIED_MESSAGE = 'Link copied to clipboard';
+const INVITED_MESSAGE = 'User has been invited successfully. Please share the link with the user.';
+const LINK_COPIED_MESSAGE = 'Link copied to clipboard';
 
 /**
  * Invite User: the form, then the invitation link (shown once here; the server keeps only its

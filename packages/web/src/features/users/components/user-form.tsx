@@ -71,7 +71,7 @@ function ActiveField() {
   );
 }
 
-export function UserFormFields({ mode }: { mode: 'invite' | 'edit' }) {
+function UserFormFields({ mode }: { mode: 'invite' | 'edit' }) {
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">

@@ -13,8 +13,8 @@ import { fullName } from '../api/full-name.ts';
 import { useRevokeUserToken } from '../api/use-revoke-user-token.ts';
 import { useUserTokens } from '../api/user-tokens.ts';
 
-export const tokensTitle = (u: UserRecord) => `Access tokens of ${fullName(u)}`;
-export const tokenRevokedMessage = (name: string) => `${name} revoked`;
+const tokensTitle = (u: UserRecord) => `Access tokens of ${fullName(u)}`;
+const tokenRevokedMessage = (name: string) => `${name} revoked`;
 
 /**
  * An administrator's list of one user's personal access tokens, each revocable (a leaked token,

@@ -21,7 +21,7 @@ import { CheckFooter } from './check-footer.tsx';
 import { ignoreToastInteraction } from '#web/lib/toast.ts';
 
 /** Below this height the chart moves from above the tabs into a Graph tab of its own. */
-export const SHORT_SCREEN_QUERY = '(max-height: 760px)';
+const SHORT_SCREEN_QUERY = '(max-height: 760px)';
 
 type DrawerTab = 'history' | 'graph' | 'spec' | 'relationships';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /** How many label chips show before '+N more'. */
-export const VISIBLE_LABELS = 3;
+const VISIBLE_LABELS = 3;
 
 /** Label chips, the first few shown and the rest behind '+N more' (click to show all). */
 export function LabelChips({ labels }: { labels: Record<string, string> }) {
