@@ -6,7 +6,10 @@ import { readdirSync } from 'node:fs';
 
 // The layout rules of DESIGN.md section 1, checked on every `npm test`. The folder lists are read
 // from disk, so a new area or feature is covered the day it is created.
-const dirs = (path) => readdirSync(path, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const dirs = (path) =>
+  readdirSync(path, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
 const SERVER = './packages/server/src';
 const WEB = './packages/web/src';
 // Engines and neutral infrastructure: used by areas, never the other way round.
@@ -79,16 +82,44 @@ export default tseslint.config(
   {
     files: ['packages/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@watchdeck/server*', '@watchdeck/web*', '#server/*', '#web/*', 'node:*', '**/server/**', '**/web/**'] }, CLIMB] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@watchdeck/server*',
+                '@watchdeck/web*',
+                '#server/*',
+                '#web/*',
+                'node:*',
+                '**/server/**',
+                '**/web/**',
+              ],
+            },
+            CLIMB,
+          ],
+        },
+      ],
     },
   },
   {
     files: ['packages/web/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@watchdeck/server*', '#server/*', '**/server/src/**'] }, CLIMB] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@watchdeck/server*', '#server/*', '**/server/src/**'] }, CLIMB] },
+      ],
+    },
   },
   {
     files: ['packages/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@watchdeck/web*', '#web/*', '**/web/src/**'] }, CLIMB] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@watchdeck/web*', '#web/*', '**/web/src/**'] }, CLIMB] },
+      ],
+    },
   },
   {
     files: ['bench/**/*.ts'],
@@ -96,6 +127,15 @@ export default tseslint.config(
   },
   {
     files: ['**/*.{js,mjs}'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        fetch: 'readonly',
+      },
+    },
   },
 );

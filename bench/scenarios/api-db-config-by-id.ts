@@ -16,7 +16,13 @@ export const apiDbConfigById: Scenario = {
     let i = 0;
     const path = () => `/api/db/configs?id=eq.${ids[i++ % ids.length]}`;
     // warm the connection pool and the schema cache before measuring
-    await autocannon({ url: server.url, connections: CONNECTIONS, duration: 2, headers: { cookie: server.cookie }, requests: [{ setupRequest: (r) => ({ ...r, path: path() }) }] });
+    await autocannon({
+      url: server.url,
+      connections: CONNECTIONS,
+      duration: 2,
+      headers: { cookie: server.cookie },
+      requests: [{ setupRequest: (r) => ({ ...r, path: path() }) }],
+    });
     const result = await autocannon({
       url: server.url,
       connections: CONNECTIONS,

@@ -1,4 +1,11 @@
-import { freshPostgresDb, loadCatalog, sharedFixture, startServer, type BenchDb, type BenchServer } from '../support.ts';
+import {
+  freshPostgresDb,
+  loadCatalog,
+  sharedFixture,
+  startServer,
+  type BenchDb,
+  type BenchServer,
+} from '../support.ts';
 
 export const CATALOG_ITEMS = 100_000;
 
@@ -16,7 +23,9 @@ export function catalogFixture(): Promise<CatalogFixture> {
       const bench = await freshPostgresDb();
       await loadCatalog(bench.db, CATALOG_ITEMS);
       const server = await startServer(bench);
-      const ids = (await bench.db.query<{ id: string }>(`SELECT id FROM config_items ORDER BY random() LIMIT 2000`)).rows.map((r) => r.id);
+      const ids = (
+        await bench.db.query<{ id: string }>(`SELECT id FROM config_items ORDER BY random() LIMIT 2000`)
+      ).rows.map((r) => r.id);
       return { bench, server, ids };
     },
     async ({ bench, server }) => {

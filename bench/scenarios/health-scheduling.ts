@@ -80,7 +80,9 @@ export const healthScheduling: Scenario = {
       if (late.size) {
         // when the late runs were due: tells a periodic stall (a housekeeping job) from steady overload
         const seconds = [...late.entries()].sort((a, b) => a[0] - b[0]);
-        process.stderr.write(`late runs by due second: ${seconds.map(([t, n]) => `${new Date(t * 1000).toISOString().slice(11, 19)}×${n}`).join(' ')}\n`);
+        process.stderr.write(
+          `late runs by due second: ${seconds.map(([t, n]) => `${new Date(t * 1000).toISOString().slice(11, 19)}×${n}`).join(' ')}\n`,
+        );
       }
       const p99 = percentile(lags, 99);
       const max = Math.max(...lags);

@@ -26,10 +26,16 @@ export function incidentsFixture(): Promise<IncidentsFixture> {
       const { db } = bench;
       await db.transaction(async (tx) => {
         await tx.query(`SELECT set_config('watchdeck.incident_history', 'off', true)`);
-        await tx.query(`INSERT INTO people (name, email) SELECT 'Responder ' || g, 'r' || g || '@bench.test' FROM generate_series(1, 40) g`);
+        await tx.query(
+          `INSERT INTO people (name, email) SELECT 'Responder ' || g, 'r' || g || '@bench.test' FROM generate_series(1, 40) g`,
+        );
         await tx.query(`INSERT INTO canaries (name, spec) VALUES ('bench', '{}')`);
-        await tx.query(`INSERT INTO checks (canary_id, name, type, status) SELECT (SELECT id FROM canaries), 'check-' || g, 'http', 'unhealthy' FROM generate_series(1, 500) g`);
-        await tx.query(`INSERT INTO components (name, type, status) SELECT 'component-' || g, 'Service', 'unhealthy' FROM generate_series(1, 500) g`);
+        await tx.query(
+          `INSERT INTO checks (canary_id, name, type, status) SELECT (SELECT id FROM canaries), 'check-' || g, 'http', 'unhealthy' FROM generate_series(1, 500) g`,
+        );
+        await tx.query(
+          `INSERT INTO components (name, type, status) SELECT 'component-' || g, 'Service', 'unhealthy' FROM generate_series(1, 500) g`,
+        );
         await tx.query(
           `WITH p AS (SELECT array_agg(id ORDER BY name) a FROM people WHERE email LIKE '%@bench.test')
            INSERT INTO incidents (title, description, type, status, severity, created_by, commander_id, created_at)
@@ -42,7 +48,9 @@ export function incidentsFixture(): Promise<IncidentsFixture> {
            FROM generate_series(1, $1::int) g, p`,
           [INCIDENTS],
         );
-        await tx.query(`INSERT INTO hypotheses (incident_id, type, status, title) SELECT id, 'root', 'possible', title FROM incidents`);
+        await tx.query(
+          `INSERT INTO hypotheses (incident_id, type, status, title) SELECT id, 'root', 'possible', title FROM incidents`,
+        );
         await tx.query(
           `WITH c AS (SELECT array_agg(id) a FROM checks), k AS (SELECT array_agg(id) a FROM components)
            INSERT INTO evidences (hypothesis_id, type, check_id, component_id, description)
@@ -57,7 +65,11 @@ export function incidentsFixture(): Promise<IncidentsFixture> {
            WHERE k = 0 OR n % 2 = 0`,
         );
         // the big one: 200 hypotheses (a root, 49 factors, 150 solutions), 5 evidences each
-        const big = (await tx.query<{ id: string }>(`INSERT INTO incidents (title, severity, status) VALUES ('Big incident', 'critical', 'investigating') RETURNING id`)).rows[0].id;
+        const big = (
+          await tx.query<{ id: string }>(
+            `INSERT INTO incidents (title, severity, status) VALUES ('Big incident', 'critical', 'investigating') RETURNING id`,
+          )
+        ).rows[0].id;
         await tx.query(`INSERT INTO hypotheses (incident_id, type, title) VALUES ($1, 'root', 'Root')`, [big]);
         await tx.query(
           `INSERT INTO hypotheses (incident_id, parent_id, type, title)
@@ -81,8 +93,11 @@ export function incidentsFixture(): Promise<IncidentsFixture> {
       });
       await settle(db);
       const server = await startServer(bench);
-      const bigId = (await db.query<{ id: string }>(`SELECT id FROM incidents WHERE title = 'Big incident'`)).rows[0].id;
-      const componentIds = (await db.query<{ id: string }>(`SELECT id FROM components ORDER BY name LIMIT 20`)).rows.map((r) => r.id);
+      const bigId = (await db.query<{ id: string }>(`SELECT id FROM incidents WHERE title = 'Big incident'`)).rows[0]
+        .id;
+      const componentIds = (
+        await db.query<{ id: string }>(`SELECT id FROM components ORDER BY name LIMIT 20`)
+      ).rows.map((r) => r.id);
       return { bench, server, bigId, componentIds };
     },
     async ({ bench, server }) => {

@@ -11,4 +11,15 @@ export interface Scenario {
   run(): Promise<Record<string, string | number>>;
 }
 
-export const scenarios: Scenario[] = [apiDbConfigById, apiDbCatalogPage, eventQueueDrain, healthScheduling, healthSummary1h, healthSummary30d, healthYearOneCheck, healthPageRender, incidentsList, incidentDetail];
+export const scenarios: Scenario[] = [
+  apiDbConfigById,
+  apiDbCatalogPage,
+  eventQueueDrain,
+  healthScheduling,
+  healthSummary1h,
+  healthSummary30d,
+  healthYearOneCheck,
+  healthPageRender,
+  incidentsList,
+  incidentDetail,
+];

@@ -13,10 +13,14 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const check = process.argv.includes('--check');
 const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
-const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.tsx', '*.mjs', '*.js'], {
-  cwd: root,
-  encoding: 'utf8',
-})
+const files = execFileSync(
+  'git',
+  ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.tsx', '*.mjs', '*.js'],
+  {
+    cwd: root,
+    encoding: 'utf8',
+  },
+)
   .split('\n')
   .filter((f) => f && !f.includes('node_modules/') && existsSync(join(root, f)));
 
@@ -32,7 +36,10 @@ function scopeOf(file) {
           .filter(([key, target]) => key.endsWith('/*') && typeof target === 'string' && target.endsWith('/*'))
           .map(([key, target]) => [resolve(dir, target.slice(0, -1)), key.slice(0, -1)]);
         // the deepest target wins when two overlap
-        scopes.set(dir, maps.sort((a, b) => b[0].length - a[0].length));
+        scopes.set(
+          dir,
+          maps.sort((a, b) => b[0].length - a[0].length),
+        );
       }
       return { dir, maps: scopes.get(dir) };
     }

@@ -10,13 +10,48 @@
  */
 
 export const CONNECTION_TYPES = [
-  'postgres', 'mysql', 'sql_server', 'http', 'prometheus', 'elasticsearch', 'mongo', 'ldap', 'redis',
-  'windows', 'google_cloud', 'gcs', 'sftp', 'aws', 's3', 'kubernetes', 'azure_devops', 'azure', 'github',
-  'gitlab', 'restic', 'smb', 'jmeter', 'dynatrace',
+  'postgres',
+  'mysql',
+  'sql_server',
+  'http',
+  'prometheus',
+  'elasticsearch',
+  'mongo',
+  'ldap',
+  'redis',
+  'windows',
+  'google_cloud',
+  'gcs',
+  'sftp',
+  'aws',
+  's3',
+  'kubernetes',
+  'azure_devops',
+  'azure',
+  'github',
+  'gitlab',
+  'restic',
+  'smb',
+  'jmeter',
+  'dynatrace',
 ] as const;
 export const NOTIFICATION_CONNECTION_TYPES = [
-  'discord', 'email', 'google_chat', 'ifttt', 'mattermost', 'matrix', 'ntfy', 'opsgenie', 'pushbullet',
-  'pushover', 'rocketchat', 'slack', 'teams', 'telegram', 'zulip_chat', 'generic_webhook',
+  'discord',
+  'email',
+  'google_chat',
+  'ifttt',
+  'mattermost',
+  'matrix',
+  'ntfy',
+  'opsgenie',
+  'pushbullet',
+  'pushover',
+  'rocketchat',
+  'slack',
+  'teams',
+  'telegram',
+  'zulip_chat',
+  'generic_webhook',
 ] as const;
 export const OTHER_CONNECTION_TYPES = ['folder', 'git'] as const;
 /**
@@ -76,20 +111,49 @@ export interface ConnectionTypeDef {
 // ---- field helpers ---------------------------------------------------------------------------
 
 const url = (label = 'URL', extra: Partial<ConnectionField> = {}): ConnectionField => ({
-  key: 'url', label, kind: 'text', column: 'url', required: true, ...extra,
+  key: 'url',
+  label,
+  kind: 'text',
+  column: 'url',
+  required: true,
+  ...extra,
 });
 const username = (label = 'Username', required = true, extra: Partial<ConnectionField> = {}): ConnectionField => ({
-  key: 'username', label, kind: 'value', column: 'username', required, ...extra,
+  key: 'username',
+  label,
+  kind: 'value',
+  column: 'username',
+  required,
+  ...extra,
 });
 const password = (label = 'Password', required = true, extra: Partial<ConnectionField> = {}): ConnectionField => ({
-  key: 'password', label, kind: 'secret', column: 'password', required, ...extra,
+  key: 'password',
+  label,
+  kind: 'secret',
+  column: 'password',
+  required,
+  ...extra,
 });
 const certificate = (label: string, required = true, extra: Partial<ConnectionField> = {}): ConnectionField => ({
-  key: 'certificate', label, kind: 'secret', column: 'certificate', required, multiline: true, ...extra,
+  key: 'certificate',
+  label,
+  kind: 'secret',
+  column: 'certificate',
+  required,
+  multiline: true,
+  ...extra,
 });
-const insecureTls: ConnectionField = { key: 'insecure_tls', label: 'Insecure TLS', kind: 'checkbox', column: 'insecure_tls' };
+const insecureTls: ConnectionField = {
+  key: 'insecure_tls',
+  label: 'Insecure TLS',
+  kind: 'checkbox',
+  column: 'insecure_tls',
+};
 const prop = (key: string, label: string, extra: Partial<ConnectionField> = {}): ConnectionField => ({
-  key, label, kind: 'text', ...extra,
+  key,
+  label,
+  kind: 'text',
+  ...extra,
 });
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v).trim());
@@ -113,11 +177,41 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
   database('postgres', 'Postgres', 'postgres://host:5432/database?sslmode=disable'),
   database('mysql', 'MySQL', 'mysql://host:3306/database'),
   database('sql_server', 'SQL Server', 'sqlserver://host:1433?database=name'),
-  { type: 'http', title: 'HTTP', group: 'Connections', fields: [url(), username('Username', false), password('Password', false), insecureTls] },
-  { type: 'prometheus', title: 'Prometheus', group: 'Connections', fields: [url('URL', { hint: 'http://prometheus:9090' }), username('Username', false), password('Password', false), insecureTls] },
-  { type: 'elasticsearch', title: 'Elasticsearch', group: 'Connections', fields: [url(), username('Username', false), password('Password', false), insecureTls] },
-  { type: 'mongo', title: 'Mongo', group: 'Connections', fields: [url('URL', { hint: 'mongodb://host:27017/database' }), username(), password(), insecureTls] },
-  { type: 'ldap', title: 'LDAP', group: 'Connections', fields: [url('URL', { hint: 'ldaps://ldap.example.com:636' }), username('Bind DN'), password(), insecureTls] },
+  {
+    type: 'http',
+    title: 'HTTP',
+    group: 'Connections',
+    fields: [url(), username('Username', false), password('Password', false), insecureTls],
+  },
+  {
+    type: 'prometheus',
+    title: 'Prometheus',
+    group: 'Connections',
+    fields: [
+      url('URL', { hint: 'http://prometheus:9090' }),
+      username('Username', false),
+      password('Password', false),
+      insecureTls,
+    ],
+  },
+  {
+    type: 'elasticsearch',
+    title: 'Elasticsearch',
+    group: 'Connections',
+    fields: [url(), username('Username', false), password('Password', false), insecureTls],
+  },
+  {
+    type: 'mongo',
+    title: 'Mongo',
+    group: 'Connections',
+    fields: [url('URL', { hint: 'mongodb://host:27017/database' }), username(), password(), insecureTls],
+  },
+  {
+    type: 'ldap',
+    title: 'LDAP',
+    group: 'Connections',
+    fields: [url('URL', { hint: 'ldaps://ldap.example.com:636' }), username('Bind DN'), password(), insecureTls],
+  },
   {
     type: 'redis',
     title: 'Redis',
@@ -141,13 +235,20 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
     type: 'google_cloud',
     title: 'Google Cloud',
     group: 'Connections',
-    fields: [url('Endpoint', { required: false }), certificate('Credentials', true, { hint: 'The service account key (JSON)' })],
+    fields: [
+      url('Endpoint', { required: false }),
+      certificate('Credentials', true, { hint: 'The service account key (JSON)' }),
+    ],
   },
   {
     type: 'gcs',
     title: 'Google Cloud Storage',
     group: 'Connections',
-    fields: [prop('bucket', 'Bucket', { required: true }), url('Endpoint', { required: false }), certificate('Credentials', true, { hint: 'The service account key (JSON)' })],
+    fields: [
+      prop('bucket', 'Bucket', { required: true }),
+      url('Endpoint', { required: false }),
+      certificate('Credentials', true, { hint: 'The service account key (JSON)' }),
+    ],
   },
   {
     type: 'sftp',
@@ -201,15 +302,34 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
     type: 'azure',
     title: 'Azure',
     group: 'Connections',
-    fields: [{ ...username('Client ID'), kind: 'text' }, password('Client Secret'), prop('tenant', 'Tenant ID', { required: true })],
+    fields: [
+      { ...username('Client ID'), kind: 'text' },
+      password('Client Secret'),
+      prop('tenant', 'Tenant ID', { required: true }),
+    ],
   },
-  { type: 'github', title: 'GitHub', group: 'Connections', fields: [password('Personal Access Token')], buildUrl: () => 'https://api.github.com' },
-  { type: 'gitlab', title: 'GitLab', group: 'Connections', fields: [url('URL', { default: 'https://gitlab.com' }), password('Personal Access Token')] },
+  {
+    type: 'github',
+    title: 'GitHub',
+    group: 'Connections',
+    fields: [password('Personal Access Token')],
+    buildUrl: () => 'https://api.github.com',
+  },
+  {
+    type: 'gitlab',
+    title: 'GitLab',
+    group: 'Connections',
+    fields: [url('URL', { default: 'https://gitlab.com' }), password('Personal Access Token')],
+  },
   {
     type: 'restic',
     title: 'Restic',
     group: 'Connections',
-    fields: [url('Repository URL', { hint: 's3:s3.amazonaws.com/bucket or /srv/restic-repo' }), password(), prop('awsConnectionName', 'AWS Connection', { hint: 'Name of an AWS connection for S3 repositories' })],
+    fields: [
+      url('Repository URL', { hint: 's3:s3.amazonaws.com/bucket or /srv/restic-repo' }),
+      password(),
+      prop('awsConnectionName', 'AWS Connection', { hint: 'Name of an AWS connection for S3 repositories' }),
+    ],
   },
   {
     type: 'smb',
@@ -246,7 +366,12 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
   },
 
   // ---- notifications ----
-  { type: 'discord', title: 'Discord', group: 'Notifications', fields: [password('Webhook URL', true, { hint: 'https://discord.com/api/webhooks/…' })] },
+  {
+    type: 'discord',
+    title: 'Discord',
+    group: 'Notifications',
+    fields: [password('Webhook URL', true, { hint: 'https://discord.com/api/webhooks/…' })],
+  },
   {
     type: 'email',
     title: 'Email',
@@ -254,8 +379,18 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
     fields: [
       prop('host', 'Host', { required: true }),
       prop('port', 'Port', { kind: 'number', default: 587, required: true }),
-      prop('encryptionMethod', 'Encryption method', { kind: 'select', options: ['Auto', 'None', 'ExplicitTLS', 'ImplicitTLS'], default: 'Auto', required: true }),
-      prop('authMethod', 'SMTP authentication method', { kind: 'select', options: ['Unknown', 'None', 'Plain', 'CRAMMD5', 'OAuth2'], default: 'Unknown', required: true }),
+      prop('encryptionMethod', 'Encryption method', {
+        kind: 'select',
+        options: ['Auto', 'None', 'ExplicitTLS', 'ImplicitTLS'],
+        default: 'Auto',
+        required: true,
+      }),
+      prop('authMethod', 'SMTP authentication method', {
+        kind: 'select',
+        options: ['Unknown', 'None', 'Plain', 'CRAMMD5', 'OAuth2'],
+        default: 'Unknown',
+        required: true,
+      }),
       { ...username('Username', false), kind: 'text' },
       password('Password', false, { hint: 'SMTP server password or OAuth2 token' }),
       prop('from', 'From Address', { required: true }),
@@ -268,14 +403,24 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
     type: 'google_chat',
     title: 'Google Chat',
     group: 'Notifications',
-    fields: [prop('webhook', 'Space', { required: true, hint: 'The space id of the webhook URL (spaces/<id>/messages)' }), { ...username('Key'), kind: 'text' }, password('Token')],
-    buildUrl: (v) => (str(v.webhook) ? `https://chat.googleapis.com/v1/spaces/${encodeURIComponent(str(v.webhook))}/messages` : undefined),
+    fields: [
+      prop('webhook', 'Space', { required: true, hint: 'The space id of the webhook URL (spaces/<id>/messages)' }),
+      { ...username('Key'), kind: 'text' },
+      password('Token'),
+    ],
+    buildUrl: (v) =>
+      str(v.webhook)
+        ? `https://chat.googleapis.com/v1/spaces/${encodeURIComponent(str(v.webhook))}/messages`
+        : undefined,
   },
   {
     type: 'ifttt',
     title: 'IFTTT',
     group: 'Notifications',
-    fields: [password('Webhook Key'), prop('events', 'Events', { required: true, hint: 'Comma separated event names' })],
+    fields: [
+      password('Webhook Key'),
+      prop('events', 'Events', { required: true, hint: 'Comma separated event names' }),
+    ],
     buildUrl: () => 'https://maker.ifttt.com',
   },
   {
@@ -314,20 +459,28 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
       password('Password', false),
       insecureTls,
     ],
-    buildUrl: (v) => (str(v.topic) ? hostUrl('https', v.host, undefined, `/${encodeURIComponent(str(v.topic))}`) : undefined),
+    buildUrl: (v) =>
+      str(v.topic) ? hostUrl('https', v.host, undefined, `/${encodeURIComponent(str(v.topic))}`) : undefined,
   },
   {
     type: 'opsgenie',
     title: 'OpsGenie',
     group: 'Notifications',
-    fields: [prop('host', 'Host', { required: true, default: 'api.opsgenie.com' }), prop('port', 'Port', { kind: 'number', default: 443, required: true }), password('API Key')],
+    fields: [
+      prop('host', 'Host', { required: true, default: 'api.opsgenie.com' }),
+      prop('port', 'Port', { kind: 'number', default: 443, required: true }),
+      password('API Key'),
+    ],
     buildUrl: (v) => hostUrl('https', v.host, v.port),
   },
   {
     type: 'pushbullet',
     title: 'Pushbullet',
     group: 'Notifications',
-    fields: [password('Token'), prop('targets', 'Targets', { required: true, hint: 'Device, channel or email targets, comma separated' })],
+    fields: [
+      password('Token'),
+      prop('targets', 'Targets', { required: true, hint: 'Device, channel or email targets, comma separated' }),
+    ],
     buildUrl: () => 'https://api.pushbullet.com',
   },
   {
@@ -373,20 +526,32 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
       prop('groupOwner', 'GroupOwner', { required: true }),
     ],
     buildUrl: (v) =>
-      str(v.group) && str(v.tenant) ? hostUrl('https', v.host, undefined, `/webhookb2/${str(v.group)}@${str(v.tenant)}/IncomingWebhook`) : undefined,
+      str(v.group) && str(v.tenant)
+        ? hostUrl('https', v.host, undefined, `/webhookb2/${str(v.group)}@${str(v.tenant)}/IncomingWebhook`)
+        : undefined,
   },
   {
     type: 'telegram',
     title: 'Telegram',
     group: 'Notifications',
-    fields: [password('Token'), { ...username('Chats', true, { hint: 'Chat IDs or channel names (@channel-name), comma separated' }), kind: 'text' }],
+    fields: [
+      password('Token'),
+      {
+        ...username('Chats', true, { hint: 'Chat IDs or channel names (@channel-name), comma separated' }),
+        kind: 'text',
+      },
+    ],
     buildUrl: () => 'https://api.telegram.org',
   },
   {
     type: 'zulip_chat',
     title: 'Zulip Chat',
     group: 'Notifications',
-    fields: [prop('host', 'Host', { required: true }), { ...username('BotMail', true, { hint: 'Bot e-mail address' }), kind: 'text' }, password('BotKey')],
+    fields: [
+      prop('host', 'Host', { required: true }),
+      { ...username('BotMail', true, { hint: 'Bot e-mail address' }), kind: 'text' },
+      password('BotKey'),
+    ],
     buildUrl: (v) => hostUrl('https', v.host),
   },
   {
@@ -396,7 +561,12 @@ export const CONNECTION_TYPE_DEFS: readonly ConnectionTypeDef[] = [
     fields: [
       url(),
       prop('contentType', 'Content Type', { default: 'application/json' }),
-      prop('requestMethod', 'Request Method', { kind: 'select', options: ['POST', 'GET'], default: 'POST', required: true }),
+      prop('requestMethod', 'Request Method', {
+        kind: 'select',
+        options: ['POST', 'GET'],
+        default: 'POST',
+        required: true,
+      }),
       prop('messageKey', 'Message Key', { default: 'message', required: true }),
       prop('titleKey', 'Title Key', { default: 'title', required: true }),
       username('Username', false),

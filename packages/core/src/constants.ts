@@ -6,12 +6,37 @@ export const AGENT_PAGE_SIZES = [50, 100, 200] as const;
 export const SETTINGS_LIST_LIMIT = 100;
 
 export const TIME_RANGE_OPTIONS = [
-  '15m', '1h', '2h', '3h', '6h', '12h', '1d', '2d', '3d', '1w', '2w', '3w',
-  '1mo', '2mo', '3mo', '6mo', '1y', '2y', '3y', '5y',
+  '15m',
+  '1h',
+  '2h',
+  '3h',
+  '6h',
+  '12h',
+  '1d',
+  '2d',
+  '3d',
+  '1w',
+  '2w',
+  '3w',
+  '1mo',
+  '2mo',
+  '3mo',
+  '6mo',
+  '1y',
+  '2y',
+  '3y',
+  '5y',
 ] as const;
 
 export const INCIDENT_TYPES = [
-  'cost', 'availability', 'performance', 'security', 'integration', 'compliance', 'technicalDebt', 'reliability',
+  'cost',
+  'availability',
+  'performance',
+  'security',
+  'integration',
+  'compliance',
+  'technicalDebt',
+  'reliability',
 ] as const;
 export const SEVERITIES = ['info', 'warning', 'low', 'medium', 'high', 'blocker', 'critical'] as const;
 export const HYPOTHESIS_STATUSES = ['proven', 'likely', 'possible', 'unlikely', 'improbable', 'disproven'] as const;

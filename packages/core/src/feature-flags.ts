@@ -3,11 +3,29 @@
  * Some settings features fall back to the flag of the area they belong to.
  */
 export const FEATURES = [
-  'topology', 'health', 'incidents', 'config', 'logs', 'playbooks', 'agents', 'settings',
-  'settings.connections', 'settings.users', 'settings.teams', 'settings.rules', 'settings.config_scraper',
-  'settings.topology', 'settings.health', 'settings.job_history', 'settings.feature_flags',
-  'settings.logging_backends', 'settings.event_queue_status', 'settings.organization_profile',
-  'settings.notifications', 'settings.playbooks', 'settings.integrations',
+  'topology',
+  'health',
+  'incidents',
+  'config',
+  'logs',
+  'playbooks',
+  'agents',
+  'settings',
+  'settings.connections',
+  'settings.users',
+  'settings.teams',
+  'settings.rules',
+  'settings.config_scraper',
+  'settings.topology',
+  'settings.health',
+  'settings.job_history',
+  'settings.feature_flags',
+  'settings.logging_backends',
+  'settings.event_queue_status',
+  'settings.organization_profile',
+  'settings.notifications',
+  'settings.playbooks',
+  'settings.integrations',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 

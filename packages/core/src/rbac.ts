@@ -5,9 +5,26 @@ import { ROLES, type Role } from './constants.ts';
  * route and /api/db table; the web app uses it only to hide what the user cannot do.
  */
 export const RESOURCES = [
-  'database', 'rbac', 'auth', 'responder', 'incident', 'evidences', 'comments', 'canaries', 'topologies',
-  'config_scrapers', 'identities', 'connections', 'kratos', 'agents', 'properties', 'logging_backends',
-  'integrations', 'notifications', 'playbooks', 'playbook_runs',
+  'database',
+  'rbac',
+  'auth',
+  'responder',
+  'incident',
+  'evidences',
+  'comments',
+  'canaries',
+  'topologies',
+  'config_scrapers',
+  'identities',
+  'connections',
+  'kratos',
+  'agents',
+  'properties',
+  'logging_backends',
+  'integrations',
+  'notifications',
+  'playbooks',
+  'playbook_runs',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 export type Action = 'read' | 'write';

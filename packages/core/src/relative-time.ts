@@ -7,7 +7,14 @@
 export type TimeUnit = 'ms' | 's' | 'm' | 'h' | 'd' | 'w' | 'M' | 'y';
 const UNITS: TimeUnit[] = ['ms', 's', 'm', 'h', 'd', 'w', 'M', 'y'];
 
-const FIXED_MS: Partial<Record<TimeUnit, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const FIXED_MS: Partial<Record<TimeUnit, number>> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
 
 function add(date: Date, n: number, unit: TimeUnit): Date {
   const d = new Date(date);
@@ -20,14 +27,34 @@ function add(date: Date, n: number, unit: TimeUnit): Date {
 function startOf(date: Date, unit: TimeUnit): Date {
   const d = new Date(date);
   switch (unit) {
-    case 'y': d.setUTCMonth(0, 1); d.setUTCHours(0, 0, 0, 0); break;
-    case 'M': d.setUTCDate(1); d.setUTCHours(0, 0, 0, 0); break;
-    case 'w': { const day = (d.getUTCDay() + 6) % 7; d.setUTCDate(d.getUTCDate() - day); d.setUTCHours(0, 0, 0, 0); break; } // weeks start Monday
-    case 'd': d.setUTCHours(0, 0, 0, 0); break;
-    case 'h': d.setUTCMinutes(0, 0, 0); break;
-    case 'm': d.setUTCSeconds(0, 0); break;
-    case 's': d.setUTCMilliseconds(0); break;
-    case 'ms': break;
+    case 'y':
+      d.setUTCMonth(0, 1);
+      d.setUTCHours(0, 0, 0, 0);
+      break;
+    case 'M':
+      d.setUTCDate(1);
+      d.setUTCHours(0, 0, 0, 0);
+      break;
+    case 'w': {
+      const day = (d.getUTCDay() + 6) % 7;
+      d.setUTCDate(d.getUTCDate() - day);
+      d.setUTCHours(0, 0, 0, 0);
+      break;
+    } // weeks start Monday
+    case 'd':
+      d.setUTCHours(0, 0, 0, 0);
+      break;
+    case 'h':
+      d.setUTCMinutes(0, 0, 0);
+      break;
+    case 'm':
+      d.setUTCSeconds(0, 0);
+      break;
+    case 's':
+      d.setUTCMilliseconds(0);
+      break;
+    case 'ms':
+      break;
   }
   return d;
 }

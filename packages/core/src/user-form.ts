@@ -27,7 +27,9 @@ const email = z
   });
 
 /** One role per person through this form (the page shows and edits one). */
-const role = z.string({ error: USER_FORM_MESSAGES.role }).refine((r) => (ROLES as readonly string[]).includes(r), USER_FORM_MESSAGES.role);
+const role = z
+  .string({ error: USER_FORM_MESSAGES.role })
+  .refine((r) => (ROLES as readonly string[]).includes(r), USER_FORM_MESSAGES.role);
 
 /** POST /api/auth/invite_user */
 export const inviteUserSchema = z.object({

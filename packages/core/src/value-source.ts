@@ -13,8 +13,7 @@ export const VALUE_SOURCES = ['static', 'secret', 'configmap'] as const;
 export type ValueSourceKind = (typeof VALUE_SOURCES)[number];
 
 export type ValueSource =
-  | { source: 'static'; value: string }
-  | { source: 'secret' | 'configmap' | 'helm'; name: string; key: string };
+  { source: 'static'; value: string } | { source: 'secret' | 'configmap' | 'helm'; name: string; key: string };
 
 const REFERENCE = /^(secret|configmap|helm):\/\/([^/]+)\/(.+)$/;
 

@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { isTemplate, renderTemplate } from '../src/template.ts';
 
 describe('responder templates', () => {
-  const ctx = { incident: { incident_id: 'INC0000042', title: 'Checkout down', tags: { a: 1 } }, external_id: 'OPS-7', project: 'OPS' };
+  const ctx = {
+    incident: { incident_id: 'INC0000042', title: 'Checkout down', tags: { a: 1 } },
+    external_id: 'OPS-7',
+    project: 'OPS',
+  };
 
   it('fills field paths from the context', () => {
     expect(renderTemplate('[{{.incident.incident_id}}] {{ .incident.title }}', ctx)).toBe('[INC0000042] Checkout down');
-    expect(renderTemplate('https://jira.example.com/browse/{{.external_id}}', ctx)).toBe('https://jira.example.com/browse/OPS-7');
+    expect(renderTemplate('https://jira.example.com/browse/{{.external_id}}', ctx)).toBe(
+      'https://jira.example.com/browse/OPS-7',
+    );
     expect(renderTemplate('{{.project}}-{{- .incident.title -}}', ctx)).toBe('OPS-Checkout down');
   });
 

@@ -9,7 +9,12 @@ import { fluxManifests, helmCommand, helmSetArgs, shellQuote } from '../src/feat
 describe('secret-or-value input', () => {
   it('reads a stored value, a reference and the mask of a stored secret', () => {
     expect(fromStoredValue('plain')).toEqual({ source: 'static', value: 'plain', name: '', key: '' });
-    expect(fromStoredValue('secret://db-creds/password')).toEqual({ source: 'secret', value: '', name: 'db-creds', key: 'password' });
+    expect(fromStoredValue('secret://db-creds/password')).toEqual({
+      source: 'secret',
+      value: '',
+      name: 'db-creds',
+      key: 'password',
+    });
     expect(fromStoredValue('configmap://cfg/user')).toMatchObject({ source: 'configmap', name: 'cfg', key: 'user' });
     expect(fromStoredValue(SECRET_MASK)).toMatchObject({ source: 'static', value: '', stored: true });
   });
@@ -35,7 +40,13 @@ describe('connection form model', () => {
     password: SECRET_MASK,
     certificate: null,
     insecure_tls: false,
-    properties: { host: 'mail.example.com', port: 587, encryptionMethod: 'Auto', authMethod: 'Plain', from: 'ops@example.com' },
+    properties: {
+      host: 'mail.example.com',
+      port: 587,
+      encryptionMethod: 'Auto',
+      authMethod: 'Plain',
+      from: 'ops@example.com',
+    },
     source: 'UI',
     created_at: '2026-01-01T00:00:00Z',
     updated_at: null,
@@ -44,10 +55,19 @@ describe('connection form model', () => {
 
   it('starts a new connection with the seed defaults (email: port 587, Auto, Unknown)', () => {
     const v = initialFormValues(email, null);
-    expect(v).toMatchObject({ namespace: 'default', port: 587, encryptionMethod: 'Auto', authMethod: 'Unknown', insecure_tls: false });
+    expect(v).toMatchObject({
+      namespace: 'default',
+      port: 587,
+      encryptionMethod: 'Auto',
+      authMethod: 'Unknown',
+      insecure_tls: false,
+    });
     expect(initialFormValues(connectionTypeDef('sftp')!, null).port).toBe(22);
     expect(initialFormValues(connectionTypeDef('smb')!, null).port).toBe(445);
-    expect(initialFormValues(connectionTypeDef('opsgenie')!, null)).toMatchObject({ host: 'api.opsgenie.com', port: 443 });
+    expect(initialFormValues(connectionTypeDef('opsgenie')!, null)).toMatchObject({
+      host: 'api.opsgenie.com',
+      port: 443,
+    });
     expect(initialFormValues(connectionTypeDef('generic_webhook')!, null)).toMatchObject({
       contentType: 'application/json',
       requestMethod: 'POST',
@@ -65,7 +85,11 @@ describe('connection form model', () => {
     const payload = connectionPayload(email, v, true);
     expect(payload).not.toHaveProperty('password');
     expect(payload).not.toHaveProperty('type');
-    expect(payload).toMatchObject({ url: 'smtp://mail.example.com:2525', username: 'bot', properties: { port: 2525, from: 'ops@example.com' } });
+    expect(payload).toMatchObject({
+      url: 'smtp://mail.example.com:2525',
+      username: 'bot',
+      properties: { port: 2525, from: 'ops@example.com' },
+    });
   });
 
   it('sends a new secret and a reference as typed', () => {
@@ -78,16 +102,29 @@ describe('connection form model', () => {
 });
 
 describe('GitOps manifests and Helm command', () => {
-  const spec = { chart: 'mission-control-aws', version: '1.0.7', namespace: 'mission-control', values: { region: 'eu-west-1', accounts: ['a', 'b'], tags: { 'app.kubernetes.io/name': 'x,y' } } };
+  const spec = {
+    chart: 'mission-control-aws',
+    version: '1.0.7',
+    namespace: 'mission-control',
+    values: { region: 'eu-west-1', accounts: ['a', 'b'], tags: { 'app.kubernetes.io/name': 'x,y' } },
+  };
 
   it('renders a HelmRepository and a HelmRelease with the values, interval 30m by default', () => {
     const docs = parseAllDocuments(fluxManifests(spec)).map((d) => d.toJS());
     expect(docs).toHaveLength(2);
-    expect(docs[0]).toMatchObject({ kind: 'HelmRepository', metadata: { namespace: 'mission-control' }, spec: { interval: '30m', url: 'https://flanksource.github.io/charts' } });
+    expect(docs[0]).toMatchObject({
+      kind: 'HelmRepository',
+      metadata: { namespace: 'mission-control' },
+      spec: { interval: '30m', url: 'https://flanksource.github.io/charts' },
+    });
     expect(docs[1]).toMatchObject({
       kind: 'HelmRelease',
       metadata: { name: 'mission-control-aws', namespace: 'mission-control' },
-      spec: { interval: '30m', chart: { spec: { chart: 'mission-control-aws', version: '1.0.7' } }, values: spec.values },
+      spec: {
+        interval: '30m',
+        chart: { spec: { chart: 'mission-control-aws', version: '1.0.7' } },
+        values: spec.values,
+      },
     });
     const unpinned = parseAllDocuments(fluxManifests({ ...spec, version: undefined, values: {} }))[1].toJS();
     expect(unpinned.spec.chart.spec).not.toHaveProperty('version');
@@ -95,7 +132,12 @@ describe('GitOps manifests and Helm command', () => {
   });
 
   it('escapes --set paths and values the way Helm reads them', () => {
-    expect(helmSetArgs(spec.values)).toEqual(['region=eu-west-1', 'accounts[0]=a', 'accounts[1]=b', 'tags.app\\.kubernetes\\.io/name=x\\,y']);
+    expect(helmSetArgs(spec.values)).toEqual([
+      'region=eu-west-1',
+      'accounts[0]=a',
+      'accounts[1]=b',
+      'tags.app\\.kubernetes\\.io/name=x\\,y',
+    ]);
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
     const cmd = helmCommand(spec);
     expect(cmd).toContain('helm install mission-control-aws flanksource/mission-control-aws');

@@ -20,9 +20,7 @@ import { callerFromToken, tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
 import { noInput, noReadInput, typed } from '../http/validation.ts';
 
-export { needs, notFoundBody, PUBLIC, SIGNED_IN,    } from './guard.ts';
-;
-;
+export { needs, notFoundBody, PUBLIC, SIGNED_IN } from './guard.ts';
 export { registerBrowserProtections } from './browser-protections.ts';
 export { redactUrl } from './http.ts';
 
@@ -172,15 +170,19 @@ export async function registerAuth(
       return reply.code(204).send();
     });
 
-    typed(identity).get('/api/auth/whoami', { config: SIGNED_IN, schema: noReadInput }, async (req): Promise<Whoami> => {
-      const c = req.caller!;
-      return {
-        user: { id: c.person.id, name: c.person.name, email: c.person.email, avatar: c.person.avatar },
-        roles: c.roles,
-        permissions: permissionsOf(c.roles),
-        authMode: provider.mode,
-      };
-    });
+    typed(identity).get(
+      '/api/auth/whoami',
+      { config: SIGNED_IN, schema: noReadInput },
+      async (req): Promise<Whoami> => {
+        const c = req.caller!;
+        return {
+          user: { id: c.person.id, name: c.person.name, email: c.person.email, avatar: c.person.avatar },
+          roles: c.roles,
+          permissions: permissionsOf(c.roles),
+          authMode: provider.mode,
+        };
+      },
+    );
 
     tokenRoutes(identity, ctx);
     userRoutes(identity, ctx);

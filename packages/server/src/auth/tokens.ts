@@ -109,7 +109,11 @@ export function tokenRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   const { db } = ctx;
   const app = typed(fastify);
 
-  const create = { params: noParams, querystring: noQuery, body: z.preprocess((b) => b ?? {}, createAccessTokenSchema) };
+  const create = {
+    params: noParams,
+    querystring: noQuery,
+    body: z.preprocess((b) => b ?? {}, createAccessTokenSchema),
+  };
   app.post('/api/auth/tokens', { config: SIGNED_IN, schema: create }, async (req, reply) => {
     const caller = req.caller!;
     // A leaked token must not be able to mint fresh ones: only a signed-in person may.

@@ -196,7 +196,8 @@ export function userRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   app.delete('/api/auth/users/:id', { config: write, schema: one }, async (req, reply) => {
     const { id } = req.params;
     if (!(await loadUser(db, id))) return sendError(reply, 404, 'not_found', 'user not found');
-    if (id === req.caller!.person.id) return sendError(reply, 400, 'bad_request', 'You cannot delete your own account.');
+    if (id === req.caller!.person.id)
+      return sendError(reply, 400, 'bad_request', 'You cannot delete your own account.');
     const outcome = await db.transaction(async (tx) => {
       if ((await storedRoles(tx, id)).includes('admin') && (await otherAdmins(tx, id)) === 0)
         return 'last-admin' as const;

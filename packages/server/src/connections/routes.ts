@@ -46,7 +46,10 @@ export const connectionRoutes: FastifyPluginAsync<ConnectionsDeps> = async (app,
       } catch {
         // GCM refuses a value encrypted under another WATCHDECK_SECRET_KEY
         req.log.warn({ connection: id }, 'connection secret cannot be decrypted with the current key');
-        return reply.code(400).send({ error: 'the stored secret cannot be decrypted with the current WATCHDECK_SECRET_KEY; save the connection again' });
+        return reply.code(400).send({
+          error:
+            'the stored secret cannot be decrypted with the current WATCHDECK_SECRET_KEY; save the connection again',
+        });
       }
       try {
         await testConnection(plain);

@@ -30,7 +30,10 @@ export class SecretBox {
 
   decrypt(stored: string): string {
     if (!SecretBox.isEncrypted(stored)) return stored;
-    const [iv, tag, data] = stored.slice(PREFIX.length).split(':').map((p) => Buffer.from(p, 'base64url'));
+    const [iv, tag, data] = stored
+      .slice(PREFIX.length)
+      .split(':')
+      .map((p) => Buffer.from(p, 'base64url'));
     const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');

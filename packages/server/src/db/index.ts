@@ -4,7 +4,7 @@ import { createPgDb } from './pg-driver.ts';
 import { createPgliteDb } from './pglite-driver.ts';
 import type { Db } from './types.ts';
 
-export type { Db, Queryable,  } from './types.ts';
+export type { Db, Queryable } from './types.ts';
 export { migrate } from './migrate.ts';
 export { isConnectionError, isStatementTimeout } from './errors.ts';
 

@@ -272,5 +272,3 @@ function toResult(checkId: string, o: CheckOutcome, time: Date, duration: number
     detail: o.detail ?? null,
   };
 }
-
-;

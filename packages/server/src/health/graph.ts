@@ -59,7 +59,12 @@ export async function checkGraph(db: Db, checkId: string, window: TimeWindow, co
   }
   const { rows } = await db.query<{ time: Date; passed: number; failed: number; duration: number | null }>(sql, params);
   return {
-    status: rows.map((r) => ({ time: new Date(r.time).toISOString(), passed: r.passed, failed: r.failed, duration: r.duration ?? 0 })),
+    status: rows.map((r) => ({
+      time: new Date(r.time).toISOString(),
+      passed: r.passed,
+      failed: r.failed,
+      duration: r.duration ?? 0,
+    })),
     bucket_seconds: bucket,
     source,
     start: window.start.toISOString(),

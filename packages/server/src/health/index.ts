@@ -11,9 +11,6 @@ import { resolveAllRelationships } from './relationships.ts';
 import { syncPendingCanaries, type CanaryRow, type CheckRow } from './sync.ts';
 
 export { HealthEngine } from './engine.ts';
-;
-;
-
 /**
  * The health area (issue 5): canaries produce checks, the engine runs them on their schedules
  * through the scheduler (claimed once across replicas, recorded in job history as CanaryRun) and
@@ -33,7 +30,12 @@ export interface HealthDeps {
   engine?: HealthEngineOptions;
 }
 
-export function healthJobSources(db: Db, engine: HealthEngine, deps: HealthDeps, onError: (err: unknown, what: string) => void): JobSource[] {
+export function healthJobSources(
+  db: Db,
+  engine: HealthEngine,
+  deps: HealthDeps,
+  onError: (err: unknown, what: string) => void,
+): JobSource[] {
   // One read per run: the scheduling columns with what the run needs besides (labels, icon and
   // the canary's live checks).
   const canaries = resourceJobSource<ScheduledResource & CanaryRow & { checks: CheckRow[] }>(
@@ -72,7 +74,11 @@ export function healthJobSources(db: Db, engine: HealthEngine, deps: HealthDeps,
             });
           },
         },
-        { key: 'health:relationships', schedule: '@every 10m', run: async () => void (await resolveAllRelationships(db)) },
+        {
+          key: 'health:relationships',
+          schedule: '@every 10m',
+          run: async () => void (await resolveAllRelationships(db)),
+        },
       ],
     },
   ];
@@ -82,7 +88,9 @@ export function healthJobSources(db: Db, engine: HealthEngine, deps: HealthDeps,
 export function registerHealth(app: FastifyInstance, deps: HealthDeps): HealthEngine {
   const engine = new HealthEngine(deps.db, connectionResolver(deps.db, deps.box), deps.engine);
   healthRoutes(app, { db: deps.db, engine });
-  for (const source of healthJobSources(deps.db, engine, deps, (err, what) => app.log.error({ err }, `health: ${what} failed`))) {
+  for (const source of healthJobSources(deps.db, engine, deps, (err, what) =>
+    app.log.error({ err }, `health: ${what} failed`),
+  )) {
     app.engines.scheduler.addSource(source);
   }
   return engine;

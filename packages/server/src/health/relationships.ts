@@ -34,7 +34,8 @@ function where(sel: Selector, table: 'config_items' | 'components', params: unkn
   if (sel.id) add('t.id::text = ?', sel.id);
   if (sel.name) add('t.name LIKE ?', sel.name.replace(/[%_\\]/g, '\\$&').replace(/\*/g, '%'));
   if (sel.type) add('t.type = ?', sel.type);
-  if (sel.namespace) add(table === 'config_items' ? "t.tags->>'namespace' = ?" : "t.labels->>'namespace' = ?", sel.namespace);
+  if (sel.namespace)
+    add(table === 'config_items' ? "t.tags->>'namespace' = ?" : "t.labels->>'namespace' = ?", sel.namespace);
   if (sel.labels && typeof sel.labels === 'object') add('t.labels @> ?::jsonb', JSON.stringify(sel.labels));
   return parts.join(' AND ');
 }

@@ -17,7 +17,9 @@ const MARGIN = '10 minutes';
 const HOURLY_RETENTION_DAYS = 400;
 
 export async function rollupWatermark(q: Queryable): Promise<Date | null> {
-  const { rows } = await q.query<{ until: Date }>(`SELECT until FROM check_rollup_state WHERE tier = $1`, [ROLLUP_TIER]);
+  const { rows } = await q.query<{ until: Date }>(`SELECT until FROM check_rollup_state WHERE tier = $1`, [
+    ROLLUP_TIER,
+  ]);
   return rows[0] ? new Date(rows[0].until) : null;
 }
 

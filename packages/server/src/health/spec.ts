@@ -14,7 +14,17 @@ export interface CheckDef {
 }
 
 /** Top-level spec keys that are settings of the canary, not check lists. */
-const CANARY_KEYS = new Set(['schedule', 'interval', 'icon', 'description', 'severity', 'owner', 'labels', 'env', 'resultMode']);
+const CANARY_KEYS = new Set([
+  'schedule',
+  'interval',
+  'icon',
+  'description',
+  'severity',
+  'owner',
+  'labels',
+  'env',
+  'resultMode',
+]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -101,7 +111,10 @@ export function labelsOf(def: CheckDef): Record<string, string> {
  * When the canary runs next: its `schedule` (else `spec.schedule`), with the scheduler's spread
  * offset for `@every` schedules (the canary job key is `canary:<id>`); null without a schedule.
  */
-export function nextRuntimeOf(canary: { id?: string; schedule?: string | null; spec: unknown }, after = new Date()): Date | null {
+export function nextRuntimeOf(
+  canary: { id?: string; schedule?: string | null; spec: unknown },
+  after = new Date(),
+): Date | null {
   let text = canary.schedule || undefined;
   if (!text) {
     try {

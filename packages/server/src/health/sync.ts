@@ -55,7 +55,11 @@ export function needsSync(canary: CanaryRow, defs: CheckDef[], rows: CheckRow[])
   const byKey = new Map(parents.map((r) => [checkKey(r.type, r.name), r]));
   return defs.some((d) => {
     const row = byKey.get(checkKey(d.type, d.name));
-    return !row || canonical(row.spec) !== canonical(d.spec) || canonical(row.labels ?? {}) !== canonical(mergedLabels(canary, d));
+    return (
+      !row ||
+      canonical(row.spec) !== canonical(d.spec) ||
+      canonical(row.labels ?? {}) !== canonical(mergedLabels(canary, d))
+    );
   });
 }
 

@@ -18,7 +18,9 @@ function parseInstant(text: string | undefined, field: string, now: Date): Date 
     const d = new Date(t);
     if (!Number.isNaN(d.getTime())) return d;
   }
-  throw new RangeError(`${field} must be a duration such as 1h, 7d or 1mo, a relative time such as now-2h, or an ISO timestamp; got "${text}"`);
+  throw new RangeError(
+    `${field} must be a duration such as 1h, 7d or 1mo, a relative time such as now-2h, or an ISO timestamp; got "${text}"`,
+  );
 }
 
 export interface TimeWindow {

@@ -15,8 +15,6 @@ import type { WriteRegistration } from '../pgrest/index.ts';
 
 /** A definition-of-done script written through /api/db is judged before the SQL (validate.ts). */
 export const incidentWrites: readonly WriteRegistration[] = [{ table: 'evidences', check: validateEvidenceWrite }];
-;
-
 /**
  * The incidents area's server side beyond /api/db (README.md in this folder): responder dispatch,
  * the responder wizard's lookups, @mention emails, the automatic definition of done and incident
@@ -31,12 +29,7 @@ export const incidentWrites: readonly WriteRegistration[] = [{ table: 'evidences
  *   incidents:definition-of-done  (scheduled) every minute: every automatic definition of done (dod.ts)
  */
 const INCIDENTS_CONSUMER = 'incidents';
-const TRANSITION_EVENTS = [
-  'check.passed',
-  'check.failed',
-  'component.status.healthy',
-  'component.status.unhealthy',
-];
+const TRANSITION_EVENTS = ['check.passed', 'check.failed', 'component.status.healthy', 'component.status.unhealthy'];
 export const DOD_WRITTEN_EVENT = 'incident.evidence.dod_changed';
 export const DOD_JOB_KEY = 'incidents:definition-of-done';
 export const DOD_JOB_NAME = 'IncidentDefinitionOfDone';

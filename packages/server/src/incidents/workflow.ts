@@ -3,14 +3,4 @@
  * The database enforces the same moves (incident_status_moves() in sql/50-incidents.sql: the
  * dropdown's table plus the header toggle's, core acceptedStatusMoves); keep the two in step.
  */
-export {
-  INCIDENT_STATUSES,
-  
-  acceptedStatusMoves,
-  statusToggleTarget,
-  
-  
-  
-  
-  
-} from '@watchdeck/core';
+export { INCIDENT_STATUSES, acceptedStatusMoves, statusToggleTarget } from '@watchdeck/core';

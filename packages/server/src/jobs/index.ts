@@ -5,22 +5,10 @@ import { Scheduler, pruneClaims } from './scheduler.ts';
 import { pruneJobHistory, runJob } from './job-history.ts';
 import { EngineProcess } from './processes.ts';
 
-export {
-  
-  publish,
-  type ConsumedEvent,
-  
-  
-  type DeliveryContext,
-} from './event-queue.ts';
-export {  type JobSource,  } from './scheduler.ts';
-export { runJob,  } from './job-history.ts';
-export {
-  resourceJobSource,
-  
-  
-  type ScheduledResource,
-} from './resource-source.ts';
+export { publish, type ConsumedEvent, type DeliveryContext } from './event-queue.ts';
+export { type JobSource } from './scheduler.ts';
+export { runJob } from './job-history.ts';
+export { resourceJobSource, type ScheduledResource } from './resource-source.ts';
 
 export interface EnginesOptions {
   workers: number;

@@ -160,7 +160,13 @@ export function fromDatabaseError(err: unknown): RestError {
       const raw = [e.message, e.detail].filter(Boolean).join(' ');
       return new RestError(statusFor(sqlstate), sqlstate, plainMessage(e), raw || null, e.hint ?? null);
     }
-    return new RestError(statusFor(sqlstate), sqlstate, e.message ?? 'database error', e.detail ?? null, e.hint ?? null);
+    return new RestError(
+      statusFor(sqlstate),
+      sqlstate,
+      e.message ?? 'database error',
+      e.detail ?? null,
+      e.hint ?? null,
+    );
   }
   return new RestError(500, 'PGRST000', 'internal error');
 }

@@ -20,7 +20,7 @@ import { isStatementTimeout } from '../db/errors.ts';
 import { WritePipeline, type WriteRegistration } from './write-pipeline.ts';
 
 type Authorize = (req: FastifyRequest, table: string, access: 'read' | 'write') => void | Promise<void>;
-export type {   WriteRegistration } from './write-pipeline.ts';
+export type { WriteRegistration } from './write-pipeline.ts';
 
 export interface RestOptions {
   db: Db;
@@ -143,7 +143,9 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       const range = req.method === 'GET' ? parseRange(header(req, 'range')) : undefined;
       const plan = planRpc(ctx, pickOverload(defs, Object.keys(args)), args, model, prefer, range);
       const access =
-        opts.exposed[mainTable].resource && req.method === 'POST' && !opts.exposed[mainTable].readOnly ? 'write' : 'read';
+        opts.exposed[mainTable].resource && req.method === 'POST' && !opts.exposed[mainTable].readOnly
+          ? 'write'
+          : 'read';
       return done(plan, mainTable, access, args);
     }
 
@@ -190,7 +192,8 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
       planned.rollback,
     );
     // committed (run is one transaction, a refused write threw above), unless tx=rollback undid it
-    if (planned.access === 'write' && !planned.rollback) await writes.afterCommit(planned.mainTable, req.method, req.log);
+    if (planned.access === 'write' && !planned.rollback)
+      await writes.afterCommit(planned.mainTable, req.method, req.log);
     reply.code(result.status);
     for (const [k, v] of Object.entries(result.headers)) reply.header(k, v);
     if (planned.applied) reply.header('Preference-Applied', planned.applied);
@@ -366,12 +369,14 @@ function answer(plan: Plan, rows: Row[], format: Format, stripNulls: boolean): R
     // PostgREST's Content-Range for writes: a PATCH gives the rows it changed, POST and DELETE
     // only the total (`*/*`, or `*/n` with Prefer: count), PUT none
     const writeTotal = plan.countRows ? String(affected) : '*';
-    if (plan.method === 'PATCH') headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
+    if (plan.method === 'PATCH')
+      headers['Content-Range'] = affected ? `0-${affected - 1}/${writeTotal}` : `*/${writeTotal}`;
     else if (plan.method !== 'PUT') headers['Content-Range'] = `*/${writeTotal}`;
     // an insert is 201, unless it only merged rows that already existed (or PUT updated its row)
     const created = plan.method === 'PUT' || plan.merges ? inserted > 0 : true;
     const status = plan.method === 'POST' || plan.method === 'PUT' ? (created ? 201 : 200) : 200;
-    if (!plan.returnRows) return { status: plan.method === 'POST' ? status : 204, headers, contentType: 'application/json' };
+    if (!plan.returnRows)
+      return { status: plan.method === 'POST' ? status : 204, headers, contentType: 'application/json' };
     return {
       status,
       headers,

@@ -26,12 +26,60 @@ export type SelectItem =
     };
 
 type Operator =
-  | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'ilike' | 'match' | 'imatch' | 'in' | 'is' | 'isdistinct'
-  | 'cs' | 'cd' | 'ov' | 'sl' | 'sr' | 'nxr' | 'nxl' | 'adj' | 'fts' | 'plfts' | 'phfts' | 'wfts' | 'filter';
+  | 'eq'
+  | 'neq'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | 'like'
+  | 'ilike'
+  | 'match'
+  | 'imatch'
+  | 'in'
+  | 'is'
+  | 'isdistinct'
+  | 'cs'
+  | 'cd'
+  | 'ov'
+  | 'sl'
+  | 'sr'
+  | 'nxr'
+  | 'nxl'
+  | 'adj'
+  | 'fts'
+  | 'plfts'
+  | 'phfts'
+  | 'wfts'
+  | 'filter';
 
 const OPERATORS = new Set<string>([
-  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'in', 'is', 'isdistinct',
-  'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj', 'fts', 'plfts', 'phfts', 'wfts', 'filter',
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+  'in',
+  'is',
+  'isdistinct',
+  'cs',
+  'cd',
+  'ov',
+  'sl',
+  'sr',
+  'nxr',
+  'nxl',
+  'adj',
+  'fts',
+  'plfts',
+  'phfts',
+  'wfts',
+  'filter',
 ]);
 
 export interface Condition {
@@ -140,7 +188,8 @@ export function parseField(text: string): Field {
       const next = t.indexOf('->', i);
       key = t.slice(i, next < 0 ? t.length : next);
       i = next < 0 ? t.length : next;
-      if (!JSON_KEY.test(key) && !/^-?\d+$/.test(key)) throw parseError(`"${key}" is not a valid JSON key (quote it: "${key}")`);
+      if (!JSON_KEY.test(key) && !/^-?\d+$/.test(key))
+        throw parseError(`"${key}" is not a valid JSON key (quote it: "${key}")`);
     }
     path.push({ arrow: op, key, quoted: quoted || undefined });
   }
@@ -186,7 +235,8 @@ function parseSelectItem(raw: string, depth: number): SelectItem {
     let alias: string | undefined;
     const colon = head.indexOf(':');
     // a spread has no name of its own to alias (`alias:...rel()` does not parse in PostgREST either)
-    if (colon >= 0 && spread) throw parseError(`"${raw.slice(0, paren)}" is not a valid embed`, 'A spread embed cannot be aliased.');
+    if (colon >= 0 && spread)
+      throw parseError(`"${raw.slice(0, paren)}" is not a valid embed`, 'A spread embed cannot be aliased.');
     if (colon >= 0) {
       alias = head.slice(0, colon);
       head = head.slice(colon + 1);
@@ -198,7 +248,11 @@ function parseSelectItem(raw: string, depth: number): SelectItem {
       if (b === 'inner' || b === 'left') join = b;
       else hint = b;
     }
-    if (!IDENT.test(relation) || (alias !== undefined && !IDENT.test(alias)) || (hint !== undefined && !IDENT.test(hint))) {
+    if (
+      !IDENT.test(relation) ||
+      (alias !== undefined && !IDENT.test(alias)) ||
+      (hint !== undefined && !IDENT.test(hint))
+    ) {
       throw parseError(`"${raw.slice(0, paren)}" is not a valid embed`);
     }
     // `rel()` selects nothing (an empty embed); a select that is empty elsewhere means `*`
@@ -259,7 +313,8 @@ function parseLogicItem(raw: string, depth: number): Filter {
 }
 
 function unquote(value: string): string {
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) return value.slice(1, -1).replace(/\\(.)/g, '$1');
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"'))
+    return value.slice(1, -1).replace(/\\(.)/g, '$1');
   return value;
 }
 
@@ -300,7 +355,8 @@ export function parseColumnList(text: string): string[] {
 /** Values of in.(...) and the lists in cs/cd/ov: comma separated, double quotes allowed. */
 export function parseList(text: string): string[] {
   const t = text.trim();
-  const inner = t.startsWith('(') && t.endsWith(')') ? t.slice(1, -1) : t.startsWith('{') && t.endsWith('}') ? t.slice(1, -1) : t;
+  const inner =
+    t.startsWith('(') && t.endsWith(')') ? t.slice(1, -1) : t.startsWith('{') && t.endsWith('}') ? t.slice(1, -1) : t;
   if (inner === '') return [];
   return splitTop(inner).map((v) => {
     const s = v.trim();

@@ -18,8 +18,27 @@ import type { ParamSource } from './sql.ts';
 
 /** Operators whose value is only ever a bound parameter (the SQL text does not depend on it). */
 const VALUE_OPERATORS = new Set([
-  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'isdistinct',
-  'sl', 'sr', 'nxr', 'nxl', 'adj', 'fts', 'plfts', 'phfts', 'wfts', 'in',
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+  'isdistinct',
+  'sl',
+  'sr',
+  'nxr',
+  'nxl',
+  'adj',
+  'fts',
+  'plfts',
+  'phfts',
+  'wfts',
+  'in',
 ]);
 /** the full-text operators take a language in the modifier (part of the shape); others take any/all lists */
 const LANGUAGE_OPERATORS = new Set(['fts', 'plfts', 'phfts', 'wfts']);
@@ -63,7 +82,13 @@ export class PlanCache {
    * The shape of a GET on `table`, or undefined when it is not worth sharing (a malformed
    * limit/offset or list: the normal path reports the error).
    */
-  shapeOf(table: string, pairs: [string, string][], prefer: Prefer, range: { offset: number; limit?: number } | undefined, rowCap: number): Shape | undefined {
+  shapeOf(
+    table: string,
+    pairs: [string, string][],
+    prefer: Prefer,
+    range: { offset: number; limit?: number } | undefined,
+    rowCap: number,
+  ): Shape | undefined {
     const parts: string[] = [table, prefer.count ? 'count' : ''];
     const slots: number[] = [];
     let limit: number | undefined;

@@ -39,7 +39,13 @@ export interface PlanContext {
 }
 
 function builderFor(ctx: PlanContext) {
-  return new Builder({ schema: ctx.schema, isExposed: ctx.isExposed, secretColumns: ctx.secretColumns, touched: ctx.touched, rowCap: ctx.rowCap });
+  return new Builder({
+    schema: ctx.schema,
+    isExposed: ctx.isExposed,
+    secretColumns: ctx.secretColumns,
+    touched: ctx.touched,
+    rowCap: ctx.rowCap,
+  });
 }
 
 /**
@@ -60,15 +66,26 @@ function checkEmbedPaths(model: RequestModel) {
   for (const map of [model.filters, model.order, model.limit, model.offset]) {
     for (const key of map.keys()) {
       if (key !== '' && !paths.has(key)) {
-        throw new RestError(400, 'PGRST108', `'${key}' is not an embedded resource in this request`, null,
-          `Verify that '${key}' is included in the 'select' query parameter.`);
+        throw new RestError(
+          400,
+          'PGRST108',
+          `'${key}' is not an embedded resource in this request`,
+          null,
+          `Verify that '${key}' is included in the 'select' query parameter.`,
+        );
       }
     }
   }
 }
 
 /** SELECT ... FROM <from> AS t0 WHERE ... ORDER ... LIMIT/OFFSET, as a JSON array body + total. */
-function selectBody(b: Builder, rel: Relation, from: string, model: RequestModel, opts: { count: boolean; limit?: number; offset?: number; extraWhere?: string[] }) {
+function selectBody(
+  b: Builder,
+  rel: Relation,
+  from: string,
+  model: RequestModel,
+  opts: { count: boolean; limit?: number; offset?: number; extraWhere?: string[] },
+) {
   checkEmbedPaths(model);
   const where: string[] = [...(opts.extraWhere ?? [])];
   // the embeds first: they add their !inner conditions, and filters may test them (`rel=is.null`)
@@ -89,7 +106,12 @@ function selectBody(b: Builder, rel: Relation, from: string, model: RequestModel
  * Range header (GET only) another, and the page is their intersection, within the row cap. An
  * empty intersection is 416 PGRST103; `limit=0` is an empty page, not an error.
  */
-export function rootPage(limit: number | undefined, offset: number | undefined, range: { offset: number; limit?: number } | undefined, rowCap: number) {
+export function rootPage(
+  limit: number | undefined,
+  offset: number | undefined,
+  range: { offset: number; limit?: number } | undefined,
+  rowCap: number,
+) {
   const from = offset ?? 0;
   if (limit === 0) return { limit: 0, offset: from };
   let lower = from;
@@ -102,8 +124,14 @@ export function rootPage(limit: number | undefined, offset: number | undefined, 
     upper = Math.min(upper, headerUpper);
   }
   if (upper < lower) {
-    throw new RestError(416, 'PGRST103', 'Requested range not satisfiable',
-      headerEmpty ? 'The lower boundary must be lower than or equal to the upper boundary in the Range header.' : 'Limit should be greater than or equal to zero.');
+    throw new RestError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      headerEmpty
+        ? 'The lower boundary must be lower than or equal to the upper boundary in the Range header.'
+        : 'Limit should be greater than or equal to zero.',
+    );
   }
   return { limit: Math.min(upper - lower + 1, rowCap), offset: lower };
 }
@@ -112,7 +140,13 @@ export function rootPage(limit: number | undefined, offset: number | undefined, 
  * A read is one statement: the JSON array as text (sent as it is, see index.ts), its number of
  * rows and, with Prefer: count, the total.
  */
-export function planRead(ctx: PlanContext, table: string, model: RequestModel, prefer: Prefer, range?: { offset: number; limit?: number }): Plan {
+export function planRead(
+  ctx: PlanContext,
+  table: string,
+  model: RequestModel,
+  prefer: Prefer,
+  range?: { offset: number; limit?: number },
+): Plan {
   const limits = ctx.limits ?? DEFAULT_REST_LIMITS;
   checkSelectLimits(model.select, limits);
   const b = builderFor(ctx);
@@ -149,7 +183,8 @@ export function planWrite(
       if (!secrets.has(k)) continue;
       // A form sends back what it read: the mask means "unchanged", never a new secret.
       if (out[k] === SECRET_MASK) delete out[k];
-      else if (typeof out[k] === 'string' && out[k] !== '' && ctx.encryptSecret) out[k] = ctx.encryptSecret(out[k] as string);
+      else if (typeof out[k] === 'string' && out[k] !== '' && ctx.encryptSecret)
+        out[k] = ctx.encryptSecret(out[k] as string);
     }
     return out;
   };
@@ -161,9 +196,10 @@ export function planWrite(
    */
   const finish = (b: Builder, ctes: string | string[]) => {
     const list = Array.isArray(ctes) ? ctes : [ctes];
-    const withSql = list.length === 1
-      ? `_w AS (${list[0]})`
-      : `${list.map((c, i) => `_w${i + 1} AS (${c})`).join(', ')}, _w AS (${list.map((_, i) => `SELECT * FROM _w${i + 1}`).join(' UNION ALL ')})`;
+    const withSql =
+      list.length === 1
+        ? `_w AS (${list[0]})`
+        : `${list.map((c, i) => `_w${i + 1} AS (${c})`).join(', ')}, _w AS (${list.map((_, i) => `SELECT * FROM _w${i + 1}`).join(' UNION ALL ')})`;
     let bodySql = 'NULL::text';
     if (returnRows) {
       // the root filters chose the rows written; embed filters still shape the representation
@@ -172,20 +208,30 @@ export function planWrite(
     } else {
       checkEmbedPaths(model);
       // return=headers-only: just the primary key, for the Location header
-      if (headersOnly) bodySql = `(SELECT coalesce(json_agg(_l), '[]'::json)::text FROM (SELECT ${rel.primaryKey.map(quoteIdent).join(', ')} FROM _w) _l)`;
+      if (headersOnly)
+        bodySql = `(SELECT coalesce(json_agg(_l), '[]'::json)::text FROM (SELECT ${rel.primaryKey.map(quoteIdent).join(', ')} FROM _w) _l)`;
     }
     // inserts say which rows were new (xmax = 0): an upsert that only merged answers 200
-    const inserted = method === 'POST' || method === 'PUT' ? '(SELECT count(*) FROM _w WHERE _w._inserted)' : 'NULL::bigint';
-    statements.push({ sql: `WITH ${withSql} SELECT ${bodySql} AS body, NULL::bigint AS total, (SELECT count(*) FROM _w) AS affected, ${inserted} AS inserted`, params: b.params.values });
+    const inserted =
+      method === 'POST' || method === 'PUT' ? '(SELECT count(*) FROM _w WHERE _w._inserted)' : 'NULL::bigint';
+    statements.push({
+      sql: `WITH ${withSql} SELECT ${bodySql} AS body, NULL::bigint AS total, (SELECT count(*) FROM _w) AS affected, ${inserted} AS inserted`,
+      params: b.params.values,
+    });
   };
   const checkColumns = (cols: string[]) => {
     for (const c of cols) {
-      if (!rel.columns.has(c)) throw new RestError(400, 'PGRST204', `Could not find the '${c}' column of '${table}' in the schema cache`);
+      if (!rel.columns.has(c))
+        throw new RestError(400, 'PGRST204', `Could not find the '${c}' column of '${table}' in the schema cache`);
     }
   };
   const filtersSql = (b: Builder) => (model.filters.get('') ?? []).map((f) => b.filterSql(rel, 't0', f));
 
-  if (method === 'PUT') return planPut(ctx, rel, model, prepare(Array.isArray(body) ? (body[0] ?? {}) : (body ?? {})), finish, statements, { returnRows, countRows });
+  if (method === 'PUT')
+    return planPut(ctx, rel, model, prepare(Array.isArray(body) ? (body[0] ?? {}) : (body ?? {})), finish, statements, {
+      returnRows,
+      countRows,
+    });
 
   if (method === 'POST') {
     const rows = (Array.isArray(body) ? body : [body!]).map(prepare);
@@ -211,7 +257,8 @@ export function planWrite(
     let conflictCols: string[] | undefined;
     if (prefer.resolution) {
       conflictCols = model.onConflict ?? rel.primaryKey;
-      if (!conflictCols.length) throw parseError(`'${table}' has no primary key: name the conflict columns with on_conflict`);
+      if (!conflictCols.length)
+        throw parseError(`'${table}' has no primary key: name the conflict columns with on_conflict`);
       checkColumns(conflictCols);
     } else if (model.onConflict) checkColumns(model.onConflict);
     const b = builderFor(ctx);
@@ -224,19 +271,30 @@ export function planWrite(
         ? `INSERT INTO ${quoteIdent(table)} AS t0 (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${quoteIdent(table)}, ${b.params.add(JSON.stringify(g.rows))}::json)`
         : `INSERT INTO ${quoteIdent(table)} AS t0 SELECT FROM generate_series(1, ${b.params.add(g.rows.length)}::int)`;
       let conflict = '';
-      if (prefer.resolution === 'ignore-duplicates') conflict = ` ON CONFLICT (${conflictCols!.map(quoteIdent).join(', ')}) DO NOTHING`;
+      if (prefer.resolution === 'ignore-duplicates')
+        conflict = ` ON CONFLICT (${conflictCols!.map(quoteIdent).join(', ')}) DO NOTHING`;
       if (prefer.resolution === 'merge-duplicates') {
         const set = g.cols.filter((c) => !conflictCols!.includes(c));
-        conflict = ` ON CONFLICT (${conflictCols!.map(quoteIdent).join(', ')}) ` +
-          (set.length ? `DO UPDATE SET ${set.map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`).join(', ')}` : 'DO NOTHING');
+        conflict =
+          ` ON CONFLICT (${conflictCols!.map(quoteIdent).join(', ')}) ` +
+          (set.length
+            ? `DO UPDATE SET ${set.map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`).join(', ')}`
+            : 'DO NOTHING');
       }
       ctes.push(`${insert}${conflict} RETURNING t0.*, (t0.xmax = 0) AS _inserted`);
     }
     finish(b, ctes);
     const pk = rel.primaryKey;
     return {
-      kind: 'write', method, statements, returnRows, countRows, merges: prefer.resolution === 'merge-duplicates',
-      location: headersOnly ? (row) => `/${table}?${pk.map((k) => `${k}=eq.${encodeURIComponent(String(row[k]))}`).join('&')}` : undefined,
+      kind: 'write',
+      method,
+      statements,
+      returnRows,
+      countRows,
+      merges: prefer.resolution === 'merge-duplicates',
+      location: headersOnly
+        ? (row) => `/${table}?${pk.map((k) => `${k}=eq.${encodeURIComponent(String(row[k]))}`).join('&')}`
+        : undefined,
     };
   }
 
@@ -249,7 +307,13 @@ export function planWrite(
     // retry could touch different rows (PGRST109). Row ids pick them; views are read-only here.
     const order = model.order.get('') ?? [];
     if (!order.length) {
-      throw new RestError(400, 'PGRST109', 'A PATCH or DELETE with a limit or offset must be ordered', null, "Add an 'order' on a unique column.");
+      throw new RestError(
+        400,
+        'PGRST109',
+        'A PATCH or DELETE with a limit or offset must be ordered',
+        null,
+        "Add an 'order' on a unique column.",
+      );
     }
     const limit = model.limit.has('') ? ` LIMIT ${b.params.add(model.limit.get(''))}::bigint` : '';
     const offset = model.offset.has('') ? ` OFFSET ${b.params.add(model.offset.get(''))}::bigint` : '';
@@ -274,9 +338,10 @@ export function planWrite(
       return { kind: 'write', method, statements, returnRows, countRows };
     }
     const list = cols.map(quoteIdent).join(', ');
-    const set = cols.length === 1
-      ? `${list} = (SELECT ${list} FROM json_populate_record(NULL::${quoteIdent(table)}, ${b.params.add(JSON.stringify(row))}::json))`
-      : `(${list}) = (SELECT ${list} FROM json_populate_record(NULL::${quoteIdent(table)}, ${b.params.add(JSON.stringify(row))}::json))`;
+    const set =
+      cols.length === 1
+        ? `${list} = (SELECT ${list} FROM json_populate_record(NULL::${quoteIdent(table)}, ${b.params.add(JSON.stringify(row))}::json))`
+        : `(${list}) = (SELECT ${list} FROM json_populate_record(NULL::${quoteIdent(table)}, ${b.params.add(JSON.stringify(row))}::json))`;
     finish(b, `UPDATE ${quoteIdent(table)} AS t0 SET ${set}${whereSql} RETURNING t0.*`);
   } else {
     finish(b, `DELETE FROM ${quoteIdent(table)} AS t0${whereSql} RETURNING t0.*`);
@@ -284,7 +349,8 @@ export function planWrite(
   return { kind: 'write', method, statements, returnRows, countRows };
 }
 
-export const putKeyMismatch = () => new RestError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
+export const putKeyMismatch = () =>
+  new RestError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
 
 /**
  * PUT: a single-row upsert by primary key, as PostgREST does it. The filters are exactly the
@@ -320,14 +386,17 @@ function planPut(
   const cols = Object.keys(row);
   if (pk.some((k) => !(k in row))) throw putKeyMismatch();
   for (const c of cols) {
-    if (!rel.columns.has(c)) throw new RestError(400, 'PGRST204', `Could not find the '${c}' column of '${rel.name}' in the schema cache`);
+    if (!rel.columns.has(c))
+      throw new RestError(400, 'PGRST204', `Could not find the '${c}' column of '${rel.name}' in the schema cache`);
   }
   const b = builderFor(ctx);
   b.relation(rel.name);
   const table = quoteIdent(rel.name);
   const list = cols.map(quoteIdent).join(', ');
   const source = `json_populate_record(NULL::${table}, ${b.params.add(JSON.stringify(row))}::json) AS _p`;
-  const match = pk.map((k) => `_p.${quoteIdent(k)} = ${b.params.add(values.get(k))}::${rel.columns.get(k)!.type}`).join(' AND ');
+  const match = pk
+    .map((k) => `_p.${quoteIdent(k)} = ${b.params.add(values.get(k))}::${rel.columns.get(k)!.type}`)
+    .join(' AND ');
   // with only key columns there is nothing to change, but the row must still come back
   const set = (cols.some((c) => !pk.includes(c)) ? cols.filter((c) => !pk.includes(c)) : pk)
     .map((c) => `${quoteIdent(c)} = EXCLUDED.${quoteIdent(c)}`)
@@ -347,14 +416,28 @@ function planPut(
  */
 export function pickOverload(defs: FunctionDef[], given: string[]): FunctionDef {
   if (defs.length === 1) return defs[0]; // planRpc explains what does not fit
-  const fits = defs.filter((d) => given.every((g) => d.args.some((a) => a.name === g)) && d.args.every((a) => a.hasDefault || given.includes(a.name)));
+  const fits = defs.filter(
+    (d) =>
+      given.every((g) => d.args.some((a) => a.name === g)) &&
+      d.args.every((a) => a.hasDefault || given.includes(a.name)),
+  );
   const exact = fits.filter((d) => d.args.length === given.length);
   if (fits.length === 1) return fits[0];
   if (exact.length === 1) return exact[0];
   const name = defs[0].name;
-  if (!fits.length) throw new RestError(404, 'PGRST202', `Could not find the function public.${name}(${given.join(', ')}) in the schema cache`);
-  throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${fits.map((d) => `public.${name}(${d.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
-    null, 'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
+  if (!fits.length)
+    throw new RestError(
+      404,
+      'PGRST202',
+      `Could not find the function public.${name}(${given.join(', ')}) in the schema cache`,
+    );
+  throw new RestError(
+    300,
+    'PGRST203',
+    `Could not choose the best candidate function between: ${fits.map((d) => `public.${name}(${d.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
+    null,
+    'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+  );
 }
 
 export function planRpc(
@@ -370,15 +453,25 @@ export function planRpc(
   const known = new Map(fn.args.map((a) => [a.name, a]));
   for (const name of Object.keys(args)) {
     if (!known.has(name)) {
-      throw new RestError(404, 'PGRST202', `Could not find the function public.${fn.name}(${Object.keys(args).join(', ')}) in the schema cache`);
+      throw new RestError(
+        404,
+        'PGRST202',
+        `Could not find the function public.${fn.name}(${Object.keys(args).join(', ')}) in the schema cache`,
+      );
     }
   }
   for (const a of fn.args) {
-    if (!(a.name in args) && !a.hasDefault) throw new RestError(404, 'PGRST202', `Could not find the function public.${fn.name} without its argument ${a.name}`);
+    if (!(a.name in args) && !a.hasDefault)
+      throw new RestError(
+        404,
+        'PGRST202',
+        `Could not find the function public.${fn.name} without its argument ${a.name}`,
+      );
   }
   const argSql = (v: unknown, type: string) => {
     // A JSON array for an array parameter (postgrest-js sends [1,2]): its elements, cast.
-    if (Array.isArray(v) && type.endsWith('[]')) return `ARRAY(SELECT json_array_elements_text(${b.params.add(JSON.stringify(v))}::json))::${type}`;
+    if (Array.isArray(v) && type.endsWith('[]'))
+      return `ARRAY(SELECT json_array_elements_text(${b.params.add(JSON.stringify(v))}::json))::${type}`;
     return `${b.params.add(typeof v === 'object' && v !== null ? JSON.stringify(v) : v)}::${type}`;
   };
   const call = `${quoteIdent(fn.name)}(${Object.entries(args)
@@ -390,14 +483,36 @@ export function planRpc(
     const { body, total } = selectBody(b, rel, '_f', model, { count: !!prefer.count, limit, offset });
     // the function runs once (a volatile one must not run again for the count)
     return {
-      kind: 'rpc', offset, singleObject: !fn.returnsSet,
-      statements: [{ sql: `WITH _f AS MATERIALIZED (SELECT * FROM ${call}) SELECT (${body}) AS body, ${total} AS total, NULL::bigint AS affected`, params: b.params.values }],
+      kind: 'rpc',
+      offset,
+      singleObject: !fn.returnsSet,
+      statements: [
+        {
+          sql: `WITH _f AS MATERIALIZED (SELECT * FROM ${call}) SELECT (${body}) AS body, ${total} AS total, NULL::bigint AS affected`,
+          params: b.params.values,
+        },
+      ],
     };
   }
   if (fn.returnsSet) {
-    return { kind: 'rpc', statements: [{ sql: `SELECT coalesce(json_agg(_v), '[]'::json)::text AS body, NULL::bigint AS total, NULL::bigint AS affected FROM ${call} AS _v`, params: b.params.values }] };
+    return {
+      kind: 'rpc',
+      statements: [
+        {
+          sql: `SELECT coalesce(json_agg(_v), '[]'::json)::text AS body, NULL::bigint AS total, NULL::bigint AS affected FROM ${call} AS _v`,
+          params: b.params.values,
+        },
+      ],
+    };
   }
-  return { kind: 'rpc', scalar: true, statements: [{ sql: `SELECT to_json(${call})::text AS body, NULL::bigint AS total, NULL::bigint AS affected`, params: b.params.values }] };
+  return {
+    kind: 'rpc',
+    scalar: true,
+    statements: [
+      {
+        sql: `SELECT to_json(${call})::text AS body, NULL::bigint AS total, NULL::bigint AS affected`,
+        params: b.params.values,
+      },
+    ],
+  };
 }
-
-;

@@ -1,5 +1,15 @@
 import { parseError } from './errors.ts';
-import { parseColumnList, parseField, parseLogic, parseOperation, parseOrder, parseSelect, type Filter, type OrderTerm, type SelectItem } from './parse.ts';
+import {
+  parseColumnList,
+  parseField,
+  parseLogic,
+  parseOperation,
+  parseOrder,
+  parseSelect,
+  type Filter,
+  type OrderTerm,
+  type SelectItem,
+} from './parse.ts';
 
 /**
  * A /api/db read or write request, interpreted from the query pairs. Filters, order, limit and
@@ -65,7 +75,14 @@ export function classifyKey(key: string): PairKind {
  * `argNames`: for RPC on GET, pairs whose key is an argument name are arguments, not filters.
  */
 export function interpret(pairs: [string, string][], argNames: Set<string> = new Set()): RequestModel {
-  const model: RequestModel = { select: [{ kind: 'star' }], filters: new Map(), order: new Map(), limit: new Map(), offset: new Map(), rest: [] };
+  const model: RequestModel = {
+    select: [{ kind: 'star' }],
+    filters: new Map(),
+    order: new Map(),
+    limit: new Map(),
+    offset: new Map(),
+    rest: [],
+  };
   let selectSeen = false;
   const orderSeen = new Set<string>();
   for (let i = 0; i < pairs.length; i++) {

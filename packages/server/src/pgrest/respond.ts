@@ -14,7 +14,10 @@ export function parsePrefer(header: string | string[] | undefined): Prefer {
   const out: Prefer = {};
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
   for (const part of text.split(/[,;]/)) {
-    const [k, v] = part.trim().split('=').map((s) => s?.trim());
+    const [k, v] = part
+      .trim()
+      .split('=')
+      .map((s) => s?.trim());
     if (k === 'count' && (v === 'exact' || v === 'planned' || v === 'estimated')) out.count = v;
     else if (k === 'return' && (v === 'representation' || v === 'minimal' || v === 'headers-only')) out.return = v;
     else if (k === 'resolution' && (v === 'merge-duplicates' || v === 'ignore-duplicates')) out.resolution = v;
@@ -35,9 +38,15 @@ export function negotiate(accept: string | undefined): { format: Format; stripNu
   for (const item of accept.split(',')) {
     const [type, ...params] = item.split(';').map((p) => p.trim().toLowerCase());
     const stripNulls = params.some((p) => p.replace(/\s+/g, '') === 'nulls=stripped');
-    if (type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object') return { format: 'object', stripNulls };
+    if (type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object')
+      return { format: 'object', stripNulls };
     if (type === 'text/csv') return { format: 'csv', stripNulls: false };
-    if (['application/json', 'application/vnd.pgrst.array+json', '*/*', 'application/*', 'application/geo+json'].includes(type)) return { format: 'json', stripNulls };
+    if (
+      ['application/json', 'application/vnd.pgrst.array+json', '*/*', 'application/*', 'application/geo+json'].includes(
+        type,
+      )
+    )
+      return { format: 'json', stripNulls };
   }
   throw new RestError(406, 'PGRST107', `None of these media types are available: ${accept}`);
 }
@@ -68,7 +77,8 @@ export function parseRange(header: string | undefined): { offset: number; limit?
 export function preferenceApplied(prefer: Prefer, method: string, kind: 'read' | 'write' | 'rpc'): string | undefined {
   const out: string[] = [];
   if (prefer.resolution && kind === 'write' && method === 'POST') out.push(`resolution=${prefer.resolution}`);
-  if (prefer.missing && kind === 'write' && (method === 'POST' || method === 'PATCH')) out.push(`missing=${prefer.missing}`);
+  if (prefer.missing && kind === 'write' && (method === 'POST' || method === 'PATCH'))
+    out.push(`missing=${prefer.missing}`);
   if (prefer.return && kind === 'write') out.push(`return=${prefer.return}`);
   if (prefer.count) out.push('count=exact');
   if (prefer.tx) out.push(`tx=${prefer.tx}`);

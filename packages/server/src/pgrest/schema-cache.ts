@@ -48,7 +48,16 @@ export interface SchemaCache {
 }
 
 export async function loadSchemaCache(db: Queryable, schema = 'public'): Promise<SchemaCache> {
-  const cols = await db.query<{ oid: number; rel: string; kind: string; col: string; type: string; notnull: boolean; hasdef: boolean; num: number }>(
+  const cols = await db.query<{
+    oid: number;
+    rel: string;
+    kind: string;
+    col: string;
+    type: string;
+    notnull: boolean;
+    hasdef: boolean;
+    num: number;
+  }>(
     `SELECT c.oid::int8 AS oid, c.relname AS rel, c.relkind AS kind, a.attname AS col, format_type(a.atttypid, a.atttypmod) AS type,
             a.attnotnull AS notnull, a.atthasdef AS hasdef, a.attnum AS num
      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -61,13 +70,25 @@ export async function loadSchemaCache(db: Queryable, schema = 'public'): Promise
   for (const r of cols.rows) {
     let rel = relations.get(r.rel);
     if (!rel) {
-      rel = { name: r.rel, kind: r.kind === 'v' || r.kind === 'm' ? 'view' : 'table', columns: new Map(), primaryKey: [] };
+      rel = {
+        name: r.rel,
+        kind: r.kind === 'v' || r.kind === 'm' ? 'view' : 'table',
+        columns: new Map(),
+        primaryKey: [],
+      };
       relations.set(r.rel, rel);
     }
     rel.columns.set(r.col, { name: r.col, type: r.type, nullable: !r.notnull, hasDefault: r.hasdef });
   }
 
-  const cons = await db.query<{ name: string; type: string; rel: string; cols: string[]; frel: string | null; fcols: string[] | null }>(
+  const cons = await db.query<{
+    name: string;
+    type: string;
+    rel: string;
+    cols: string[];
+    frel: string | null;
+    fcols: string[] | null;
+  }>(
     `SELECT con.conname AS name, con.contype AS type, c.relname AS rel,
             ARRAY(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(n, i)
                   JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.i)::text[] AS cols,
@@ -152,7 +173,14 @@ export async function loadSchemaCache(db: Queryable, schema = 'public'): Promise
     for (const f of froms) {
       for (const t of tos) {
         if (!f.view && !t.view) continue; // the key itself
-        inferred.push({ ...fk, from: f.rel, fromColumns: f.cols, to: t.rel, toColumns: t.cols, viaView: t.view || undefined });
+        inferred.push({
+          ...fk,
+          from: f.rel,
+          fromColumns: f.cols,
+          to: t.rel,
+          toColumns: t.cols,
+          viaView: t.view || undefined,
+        });
       }
     }
   }
@@ -184,7 +212,9 @@ export async function loadSchemaCache(db: Queryable, schema = 'public'): Promise
       if (direct.get(view)?.has(col)) continue;
       const keys = bases
         .filter((b) => b.cols.has(col))
-        .map((b) => foreignKeys.find((fk) => fk.from === b.base && fk.fromColumns.length === 1 && fk.fromColumns[0] === col));
+        .map((b) =>
+          foreignKeys.find((fk) => fk.from === b.base && fk.fromColumns.length === 1 && fk.fromColumns[0] === col),
+        );
       if (!keys.length || keys.some((k) => !k)) continue;
       const first = keys[0]!;
       if (keys.every((k) => k!.to === first.to && k!.toColumns[0] === first.toColumns[0])) {
@@ -219,7 +249,15 @@ export async function loadSchemaCache(db: Queryable, schema = 'public'): Promise
     }
   }
 
-  const fns = await db.query<{ name: string; argnames: string[] | null; argtypes: string[]; ndefaults: number; rettype: string; retset: boolean; retrel: string | null }>(
+  const fns = await db.query<{
+    name: string;
+    argnames: string[] | null;
+    argtypes: string[];
+    ndefaults: number;
+    rettype: string;
+    retset: boolean;
+    retrel: string | null;
+  }>(
     // input argument names only: proargnames also lists OUT / TABLE columns, in declaration order
     `SELECT p.proname AS name,
             CASE WHEN p.proargnames IS NULL THEN NULL ELSE ARRAY(
@@ -240,7 +278,11 @@ export async function loadSchemaCache(db: Queryable, schema = 'public'): Promise
     if (!functions.has(f.name)) functions.set(f.name, []);
     functions.get(f.name)!.push({
       name: f.name,
-      args: f.argtypes.map((type, i) => ({ name: f.argnames?.[i] ?? `$${i + 1}`, type, hasDefault: i >= n - f.ndefaults })),
+      args: f.argtypes.map((type, i) => ({
+        name: f.argnames?.[i] ?? `$${i + 1}`,
+        type,
+        hasDefault: i >= n - f.ndefaults,
+      })),
       returnType: f.rettype,
       returnsSet: f.retset,
       returnsRelation: f.retrel ?? undefined,

@@ -107,7 +107,9 @@ export class Builder {
    */
   private guardSecret(rel: Relation, field: Field) {
     if (this.opts.secretColumns(rel.name).includes(field.column)) {
-      throw parseError(`column ${rel.name}.${field.column} is secret: it can only be tested with is.null or not.is.null`);
+      throw parseError(
+        `column ${rel.name}.${field.column} is secret: it can only be tested with is.null or not.is.null`,
+      );
     }
   }
 
@@ -117,7 +119,10 @@ export class Builder {
     let sql = `${alias}.${quoteIdent(field.column)}`;
     // keys are values like any other: bound, an integer one as an array index
     for (const step of field.path) {
-      const key = !step.quoted && /^-?\d+$/.test(step.key) ? `${this.params.add(Number(step.key))}::int` : `${this.params.add(step.key)}::text`;
+      const key =
+        !step.quoted && /^-?\d+$/.test(step.key)
+          ? `${this.params.add(Number(step.key))}::int`
+          : `${this.params.add(step.key)}::text`;
       sql += `${step.arrow}${key}`;
     }
     return sql;
@@ -157,7 +162,8 @@ export class Builder {
     const isArrayType = type.endsWith('[]');
     if (c.modifier === 'any' || c.modifier === 'all') {
       const list = parseList(c.value);
-      const op = simple[c.op] ?? ({ like: 'LIKE', ilike: 'ILIKE', match: '~', imatch: '~*' } as Record<string, string>)[c.op];
+      const op =
+        simple[c.op] ?? ({ like: 'LIKE', ilike: 'ILIKE', match: '~', imatch: '~*' } as Record<string, string>)[c.op];
       if (!op) throw parseError(`operator ${c.op} does not take (${c.modifier})`);
       const values = ['like', 'ilike'].includes(c.op) ? list.map((v) => v.replace(/\*/g, '%')) : list;
       const elemType = ['like', 'ilike', 'match', 'imatch'].includes(c.op) ? 'text' : type;
@@ -165,7 +171,12 @@ export class Builder {
       return `${lhs} ${op} ${c.modifier.toUpperCase()}(${this.params.add(values)}::${elemType}[])`;
     }
     switch (c.op) {
-      case 'eq': case 'neq': case 'gt': case 'gte': case 'lt': case 'lte':
+      case 'eq':
+      case 'neq':
+      case 'gt':
+      case 'gte':
+      case 'lt':
+      case 'lte':
         return `${expr} ${simple[c.op]} ${cast()}`;
       case 'like':
         return `${expr}::text LIKE ${value('like')}`;
@@ -183,26 +194,49 @@ export class Builder {
       }
       case 'is': {
         const v = c.value.toLowerCase();
-        const map: Record<string, string> = { null: 'IS NULL', not_null: 'IS NOT NULL', true: 'IS TRUE', false: 'IS FALSE', unknown: 'IS UNKNOWN' };
+        const map: Record<string, string> = {
+          null: 'IS NULL',
+          not_null: 'IS NOT NULL',
+          true: 'IS TRUE',
+          false: 'IS FALSE',
+          unknown: 'IS UNKNOWN',
+        };
         if (!map[v]) throw parseError(`"is" accepts null, not_null, true, false or unknown, got "${c.value}"`);
         return `${expr} ${map[v]}`;
       }
       case 'isdistinct':
         return `${expr} IS DISTINCT FROM ${cast()}`;
-      case 'cs': case 'cd': case 'ov': {
+      case 'cs':
+      case 'cd':
+      case 'ov': {
         const op = { cs: '@>', cd: '<@', ov: '&&' }[c.op];
         if (type === 'jsonb' || type === 'json') return `${expr}::jsonb ${op} ${this.params.add(c.value)}::jsonb`;
         // arrays take {a,b} literals; ov on an array also accepts (a,b). On a range, `(a,b)` is an
         // exclusive-bounds range literal and must stay as it is.
-        const literal = c.op === 'ov' && isArrayType && c.value.startsWith('(') && c.value.endsWith(')') ? `{${c.value.slice(1, -1)}}` : c.value;
+        const literal =
+          c.op === 'ov' && isArrayType && c.value.startsWith('(') && c.value.endsWith(')')
+            ? `{${c.value.slice(1, -1)}}`
+            : c.value;
         return `${expr} ${op} ${this.params.add(literal)}::${type}`;
       }
-      case 'sl': case 'sr': case 'nxr': case 'nxl': case 'adj': {
+      case 'sl':
+      case 'sr':
+      case 'nxr':
+      case 'nxl':
+      case 'adj': {
         const op = { sl: '<<', sr: '>>', nxr: '&<', nxl: '&>', adj: '-|-' }[c.op];
         return `${expr} ${op} ${cast()}`;
       }
-      case 'fts': case 'plfts': case 'phfts': case 'wfts': {
-        const fn = { fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery' }[c.op];
+      case 'fts':
+      case 'plfts':
+      case 'phfts':
+      case 'wfts': {
+        const fn = {
+          fts: 'to_tsquery',
+          plfts: 'plainto_tsquery',
+          phfts: 'phraseto_tsquery',
+          wfts: 'websearch_to_tsquery',
+        }[c.op];
         const config = c.modifier ? `${this.params.add(c.modifier)}::regconfig, ` : '';
         const doc = type === 'tsvector' ? expr : `to_tsvector(${config}${expr}::text)`;
         return `${doc} @@ ${fn}(${config}${value()})`;
@@ -249,7 +283,9 @@ export class Builder {
     }
     const text = `${expr}::text`;
     const matches = (p: string) =>
-      isArray ? `EXISTS (SELECT 1 FROM unnest(${expr}) AS _e(v) WHERE _e.v::text ILIKE ${this.params.add(p)})` : `${text} ILIKE ${this.params.add(p)}`;
+      isArray
+        ? `EXISTS (SELECT 1 FROM unnest(${expr}) AS _e(v) WHERE _e.v::text ILIKE ${this.params.add(p)})`
+        : `${text} ILIKE ${this.params.add(p)}`;
     const parts: string[] = [];
     if (include.length) parts.push(`(${include.map(matches).join(' OR ')})`);
     // a row without a value is not excluded by an exclusion
@@ -270,8 +306,12 @@ export class Builder {
         const embed = this.scopes.get(alias)?.get(t.relation);
         if (!embed) throw notEmbedded(t.relation);
         if (embed.kind !== 'm2o') {
-          throw new RestError(400, 'PGRST118', `A related order on '${t.relation}' is not possible`,
-            `'${rel.name}' and '${t.relation}' do not form a many-to-one or one-to-one relationship`);
+          throw new RestError(
+            400,
+            'PGRST118',
+            `A related order on '${t.relation}' is not possible`,
+            `'${rel.name}' and '${t.relation}' do not form a many-to-one or one-to-one relationship`,
+          );
         }
         this.guardSecret(embed.target, t.field);
         return `(SELECT ${this.fieldExpr(embed.target, embed.alias, t.field)} ${embed.from} LIMIT 1) ${dir(t)}`;
@@ -285,17 +325,37 @@ export class Builder {
   private readonly scopes = new Map<string, Map<string, EmbedScope>>();
 
   /** Projection list for `rel AS alias`; `path` locates embed filters/order in the model. */
-  projection(rel: Relation, alias: string, items: SelectItem[], model: RequestModel, path: string, where: string[]): string {
+  projection(
+    rel: Relation,
+    alias: string,
+    items: SelectItem[],
+    model: RequestModel,
+    path: string,
+    where: string[],
+  ): string {
     const entries = this.entries(rel, alias, items, model, path, where);
     // PostgreSQL refuses longer select lists (54011): refused here, before the statement is sent
     if (entries.length > MAX_SELECT_COLUMNS) {
-      throw new RestError(400, '54011', `The select of ${rel.name} has ${entries.length} entries; at most ${MAX_SELECT_COLUMNS} are allowed`, null, 'Select fewer columns.');
+      throw new RestError(
+        400,
+        '54011',
+        `The select of ${rel.name} has ${entries.length} entries; at most ${MAX_SELECT_COLUMNS} are allowed`,
+        null,
+        'Select fewer columns.',
+      );
     }
     // only empty embeds (`rel()`): rows without keys, as the select asks
     return entries.map((e) => `${e.expr} AS ${quoteIdent(e.name)}`).join(', ');
   }
 
-  private entries(rel: Relation, alias: string, items: SelectItem[], model: RequestModel, path: string, where: string[]): Entry[] {
+  private entries(
+    rel: Relation,
+    alias: string,
+    items: SelectItem[],
+    model: RequestModel,
+    path: string,
+    where: string[],
+  ): Entry[] {
     const out: Entry[] = [];
     const secrets = new Set(this.opts.secretColumns(rel.name));
     const columnSql = (name: string) => {
@@ -308,7 +368,9 @@ export class Builder {
         for (const c of rel.columns.keys()) out.push({ expr: columnSql(c), name: c });
       } else if (item.kind === 'field') {
         if (item.field.path.length) this.guardSecret(rel, item.field);
-        let sql = item.field.path.length ? this.fieldExpr(rel, alias, item.field) : (this.column(rel, item.field.column), columnSql(item.field.column));
+        let sql = item.field.path.length
+          ? this.fieldExpr(rel, alias, item.field)
+          : (this.column(rel, item.field.column), columnSql(item.field.column));
         if (item.cast) sql = `CAST(${sql} AS ${castType(item.cast)})`;
         out.push({ expr: sql, name: item.alias ?? fieldName(item.field) });
       } else {
@@ -318,14 +380,25 @@ export class Builder {
     return out;
   }
 
-  private embed(parent: Relation, parentAlias: string, item: Extract<SelectItem, { kind: 'embed' }>, model: RequestModel, path: string, where: string[]): Entry[] {
+  private embed(
+    parent: Relation,
+    parentAlias: string,
+    item: Extract<SelectItem, { kind: 'embed' }>,
+    model: RequestModel,
+    path: string,
+    where: string[],
+  ): Entry[] {
     const rel = resolveRelationship(this.opts.schema, parent.name, item.relation, item.hint, this.opts.isExposed);
     const target = this.relation(rel.target);
     // the junction's rows decide what is linked: it is read, so it is checked like any table
     if (rel.kind === 'm2m') this.relation(rel.junction);
     if (item.spread && rel.kind !== 'm2o') {
-      throw new RestError(400, 'PGRST119', `A spread operation on '${item.relation}' is not possible`,
-        `'${parent.name}' and '${item.relation}' do not form a many-to-one or one-to-one relationship`);
+      throw new RestError(
+        400,
+        'PGRST119',
+        `A spread operation on '${item.relation}' is not possible`,
+        `'${parent.name}' and '${item.relation}' do not form a many-to-one or one-to-one relationship`,
+      );
     }
     const alias = this.nextAlias();
     const name = item.alias ?? item.relation;
@@ -333,13 +406,21 @@ export class Builder {
     const innerWhere: string[] = [];
     let join: string;
     if (rel.kind === 'm2o') {
-      join = rel.fk.fromColumns.map((c, i) => `${alias}.${quoteIdent(rel.fk.toColumns[i])} = ${parentAlias}.${quoteIdent(c)}`).join(' AND ');
+      join = rel.fk.fromColumns
+        .map((c, i) => `${alias}.${quoteIdent(rel.fk.toColumns[i])} = ${parentAlias}.${quoteIdent(c)}`)
+        .join(' AND ');
     } else if (rel.kind === 'o2m') {
-      join = rel.fk.fromColumns.map((c, i) => `${alias}.${quoteIdent(c)} = ${parentAlias}.${quoteIdent(rel.fk.toColumns[i])}`).join(' AND ');
+      join = rel.fk.fromColumns
+        .map((c, i) => `${alias}.${quoteIdent(c)} = ${parentAlias}.${quoteIdent(rel.fk.toColumns[i])}`)
+        .join(' AND ');
     } else {
       const j = `j${alias}`;
-      const toParent = rel.viaParent.fromColumns.map((c, i) => `${j}.${quoteIdent(c)} = ${parentAlias}.${quoteIdent(rel.viaParent.toColumns[i])}`);
-      const toTarget = rel.viaTarget.fromColumns.map((c, i) => `${j}.${quoteIdent(c)} = ${alias}.${quoteIdent(rel.viaTarget.toColumns[i])}`);
+      const toParent = rel.viaParent.fromColumns.map(
+        (c, i) => `${j}.${quoteIdent(c)} = ${parentAlias}.${quoteIdent(rel.viaParent.toColumns[i])}`,
+      );
+      const toTarget = rel.viaTarget.fromColumns.map(
+        (c, i) => `${j}.${quoteIdent(c)} = ${alias}.${quoteIdent(rel.viaTarget.toColumns[i])}`,
+      );
       join = `EXISTS (SELECT 1 FROM ${quoteIdent(rel.junction)} AS ${j} WHERE ${[...toParent, ...toTarget].join(' AND ')})`;
     }
     // the embed's own embeds first: its filters may test them (`rel.sub=is.null`)
@@ -359,8 +440,17 @@ export class Builder {
       // five resources, so without this a 1,000-evidence tree runs 4,000 lookups that find nothing.
       const nullKey = rel.fk.fromColumns.map((c) => `${parentAlias}.${quoteIdent(c)} IS NULL`).join(' OR ');
       // `...rel(a,b)`: each column is lifted into the parent row (null when there is no match)
-      if (item.spread) return entries.map((e) => ({ expr: `CASE WHEN ${nullKey} THEN NULL ELSE (SELECT ${e.expr} ${from} LIMIT 1) END`, name: e.name }));
-      return [{ expr: `CASE WHEN ${nullKey} THEN NULL ELSE (SELECT row_to_json(_${alias}) FROM (SELECT ${proj} ${from} LIMIT 1) _${alias}) END`, name }];
+      if (item.spread)
+        return entries.map((e) => ({
+          expr: `CASE WHEN ${nullKey} THEN NULL ELSE (SELECT ${e.expr} ${from} LIMIT 1) END`,
+          name: e.name,
+        }));
+      return [
+        {
+          expr: `CASE WHEN ${nullKey} THEN NULL ELSE (SELECT row_to_json(_${alias}) FROM (SELECT ${proj} ${from} LIMIT 1) _${alias}) END`,
+          name,
+        },
+      ];
     }
     const order = this.orderSql(target, alias, model.order.get(embedPath) ?? []);
     const cap = this.opts.rowCap;
@@ -368,7 +458,12 @@ export class Builder {
     const n = cap === undefined ? wanted : Math.min(wanted ?? cap, cap);
     const limit = n !== undefined ? ` LIMIT ${this.params.add(n)}::bigint` : '';
     const offset = model.offset.has(embedPath) ? ` OFFSET ${this.params.add(model.offset.get(embedPath))}::bigint` : '';
-    return [{ expr: `(SELECT coalesce(json_agg(_${alias}), '[]'::json) FROM (SELECT ${proj} ${from}${order}${limit}${offset}) _${alias})`, name }];
+    return [
+      {
+        expr: `(SELECT coalesce(json_agg(_${alias}), '[]'::json) FROM (SELECT ${proj} ${from}${order}${limit}${offset}) _${alias})`,
+        name,
+      },
+    ];
   }
 
   /**
@@ -392,8 +487,13 @@ function fieldName(field: Field): string {
 }
 
 const notEmbedded = (name: string) =>
-  new RestError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null,
-    `Verify that '${name}' is included in the 'select' query parameter.`);
+  new RestError(
+    400,
+    'PGRST108',
+    `'${name}' is not an embedded resource in this request`,
+    null,
+    `Verify that '${name}' is included in the 'select' query parameter.`,
+  );
 
 // ---- relationships ------------------------------------------------------------------------
 
@@ -457,7 +557,8 @@ function resolveRelationship(
       if (!a.fromColumns.every((c) => pk.includes(c))) continue;
       for (const b of fks) {
         if (b === a || b.from !== a.from || b.to !== name || b.viaView) continue;
-        if (b.fromColumns.every((c) => pk.includes(c))) candidates.push({ kind: 'm2m', target: name, junction: a.from, viaParent: a, viaTarget: b });
+        if (b.fromColumns.every((c) => pk.includes(c)))
+          candidates.push({ kind: 'm2m', target: name, junction: a.from, viaParent: a, viaTarget: b });
       }
     }
   }
@@ -465,7 +566,8 @@ function resolveRelationship(
   for (const fk of fks) {
     // a key column names the key's real target, not every view over that target
     if (fk.viaView) continue;
-    if (fk.from === parent && fk.fromColumns.length === 1 && fk.fromColumns[0] === name) candidates.push({ kind: 'm2o', target: fk.to, fk });
+    if (fk.from === parent && fk.fromColumns.length === 1 && fk.fromColumns[0] === name)
+      candidates.push({ kind: 'm2o', target: fk.to, fk });
     else if (isSelf(fk)) continue;
     else if (fk.name === name && fk.from === parent) candidates.push({ kind: 'm2o', target: fk.to, fk });
     else if (fk.name === name && fk.to === parent) candidates.push({ kind: 'o2m', target: fk.from, fk });
@@ -476,23 +578,31 @@ function resolveRelationship(
         ? c.junction === hint || c.viaParent.name === hint || c.viaTarget.name === hint
         : isSelf(c.fk)
           ? c.kind === 'o2m' && c.fk.fromColumns.length === 1 && c.fk.fromColumns[0] === hint
-          : c.fk.name === hint || (c.fk.fromColumns.length === 1 && c.fk.fromColumns[0] === hint) || (c.fk.toColumns.length === 1 && c.fk.toColumns[0] === hint),
+          : c.fk.name === hint ||
+            (c.fk.fromColumns.length === 1 && c.fk.fromColumns[0] === hint) ||
+            (c.fk.toColumns.length === 1 && c.fk.toColumns[0] === hint),
     );
   }
   // the same key reached through a table and its inferred view copy counts once
   const key = (c: Relationship) => JSON.stringify(describe(parent, c));
   const unique = candidates.filter((c, i) => candidates.findIndex((d) => key(d) === key(c)) === i);
   if (unique.length === 0) {
-    throw new RestError(400, 'PGRST200', `Could not find a relationship between '${parent}' and '${name}' in the schema cache`,
-      `Searched for a foreign key relationship between '${parent}' and '${name}'${hint ? ` using the hint '${hint}'` : ''} in the schema 'public', but no matches were found.`);
+    throw new RestError(
+      400,
+      'PGRST200',
+      `Could not find a relationship between '${parent}' and '${name}' in the schema cache`,
+      `Searched for a foreign key relationship between '${parent}' and '${name}'${hint ? ` using the hint '${hint}'` : ''} in the schema 'public', but no matches were found.`,
+    );
   }
   if (unique.length > 1) {
     const hintOf = (c: Relationship) => `'${c.target}!${c.kind === 'm2m' ? c.junction : c.fk.name}'`;
-    throw new RestError(300, 'PGRST201', `Could not embed because more than one relationship was found for '${parent}' and '${name}'`,
+    throw new RestError(
+      300,
+      'PGRST201',
+      `Could not embed because more than one relationship was found for '${parent}' and '${name}'`,
       unique.map((c) => describe(parent, c)),
-      `Try changing '${name}' to one of the following: ${unique.map(hintOf).join(', ')}. Find the desired relationship in the 'details' key.`);
+      `Try changing '${name}' to one of the following: ${unique.map(hintOf).join(', ')}. Find the desired relationship in the 'details' key.`,
+    );
   }
   return unique[0];
 }
-
-;

@@ -39,7 +39,10 @@ const flagText = z.preprocess(
   (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v),
   z.string({ error: MESSAGES.incomplete }).trim().min(1, MESSAGES.incomplete),
 );
-const flagValue = flagText.refine((v) => v.length <= MAX_VALUE, `a feature flag value is at most ${MAX_VALUE} characters`);
+const flagValue = flagText.refine(
+  (v) => v.length <= MAX_VALUE,
+  `a feature flag value is at most ${MAX_VALUE} characters`,
+);
 /** absent: unchanged; null or blank: cleared */
 const flagDescription = z
   .string({ error: 'description must be a string' })

@@ -17,8 +17,20 @@ for (const driver of testDrivers()) {
     beforeAll(async () => {
       db = await driver.open();
       t = await startLoggedApp(db, {});
-      annId = (await createIdentity(db, { traits: { email: 'ann@example.com', name: { first: 'Ann', last: 'Admin' } }, roles: ['admin'], password: PASSWORD })).id;
-      bobId = (await createIdentity(db, { traits: { email: 'bob@example.com', name: { first: 'Bob', last: 'Editor' } }, roles: ['editor'], password: PASSWORD })).id;
+      annId = (
+        await createIdentity(db, {
+          traits: { email: 'ann@example.com', name: { first: 'Ann', last: 'Admin' } },
+          roles: ['admin'],
+          password: PASSWORD,
+        })
+      ).id;
+      bobId = (
+        await createIdentity(db, {
+          traits: { email: 'bob@example.com', name: { first: 'Bob', last: 'Editor' } },
+          roles: ['editor'],
+          password: PASSWORD,
+        })
+      ).id;
     });
     afterAll(async () => {
       await t?.app.close();
@@ -32,14 +44,17 @@ for (const driver of testDrivers()) {
       expect((await b.get('/api/db/canaries?select=id')).status).toBe(200);
       expect((await b.post('/api/auth/logout')).status).toBe(204);
       // replay the old cookie at once: the cached caller must be gone
-      const replay = await fetch(`${t.url}/api/db/canaries?select=id`, { headers: { cookie: `watchdeck_session=${cookie}` } });
+      const replay = await fetch(`${t.url}/api/db/canaries?select=id`, {
+        headers: { cookie: `watchdeck_session=${cookie}` },
+      });
       expect(replay.status).toBe(401);
     });
 
     it('applies a role change on the very next request', async () => {
       const bob = new Browser(t.url);
       expect((await bob.login('bob@example.com', PASSWORD)).status).toBe(200);
-      const write = () => bob.post('/api/db/canaries', { name: `c-${Math.random()}`, spec: {} }, { prefer: 'return=minimal' });
+      const write = () =>
+        bob.post('/api/db/canaries', { name: `c-${Math.random()}`, spec: {} }, { prefer: 'return=minimal' });
       expect((await write()).status).toBe(201);
       const ann = new Browser(t.url);
       expect((await ann.login('ann@example.com', PASSWORD)).status).toBe(200);
@@ -59,7 +74,8 @@ for (const driver of testDrivers()) {
         await db.query<{ id: string }>(`INSERT INTO components (name) VALUES ('cache-component') RETURNING id`)
       ).rows;
       const write = async () =>
-        (await bob.post('/api/db/canaries', { name: `c-${Math.random()}`, spec: {} }, { prefer: 'return=minimal' })).status;
+        (await bob.post('/api/db/canaries', { name: `c-${Math.random()}`, spec: {} }, { prefer: 'return=minimal' }))
+          .status;
       // roles changed behind the engine's back, so only the table write can drop the cache
       const setBobRoles = (roles: string[]) =>
         db.query(`UPDATE people_roles SET roles = $2 WHERE id = $1`, [bobId, roles]);
@@ -68,9 +84,17 @@ for (const driver of testDrivers()) {
       expect(await write()).toBe(201);
       let teamId = '';
       const steps: [string, string[], () => Promise<{ status: number; body: any }>][] = [
-        ['teams', ['viewer'], () => ann.post('/api/db/teams', { name: 'cache-team', spec: {} }, { prefer: 'return=representation' })],
+        [
+          'teams',
+          ['viewer'],
+          () => ann.post('/api/db/teams', { name: 'cache-team', spec: {} }, { prefer: 'return=representation' }),
+        ],
         ['team_members', ['editor'], () => ann.post('/api/db/team_members', { team_id: teamId, person_id: annId })],
-        ['team_components', ['viewer'], () => ann.post('/api/db/team_components', { team_id: teamId, component_id: component.id })],
+        [
+          'team_components',
+          ['viewer'],
+          () => ann.post('/api/db/team_components', { team_id: teamId, component_id: component.id }),
+        ],
       ];
       for (const [table, roles, change] of steps) {
         const cached = await write();
@@ -79,7 +103,9 @@ for (const driver of testDrivers()) {
         const res = await change();
         expect(res.status, `${table}: ${JSON.stringify(res.body)}`).toBe(201);
         if (table === 'teams') teamId = res.body[0].id;
-        expect(await write(), `${table}: the next request sees the new roles`).toBe(roles.includes('editor') ? 201 : 403);
+        expect(await write(), `${table}: the next request sees the new roles`).toBe(
+          roles.includes('editor') ? 201 : 403,
+        );
       }
     });
 
@@ -89,7 +115,8 @@ for (const driver of testDrivers()) {
       const bob = new Browser(t.url);
       expect((await bob.login('bob@example.com', PASSWORD)).status).toBe(200);
       const write = async () =>
-        (await bob.post('/api/db/canaries', { name: `c-${Math.random()}`, spec: {} }, { prefer: 'return=minimal' })).status;
+        (await bob.post('/api/db/canaries', { name: `c-${Math.random()}`, spec: {} }, { prefer: 'return=minimal' }))
+          .status;
       for (const role of ['editor', 'viewer', 'editor']) {
         expect((await ann.patch(`/api/auth/users/${bobId}`, { role })).status).toBe(200);
         expect(await write(), role).toBe(role === 'editor' ? 201 : 403);

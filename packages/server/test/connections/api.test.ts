@@ -27,14 +27,53 @@ const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5
 
 /** Seed 002 section 3: every connection type, notification type and other type; seed 001's responder systems. */
 const SEED_TYPES = [
-  'postgres', 'mysql', 'sql_server', 'http', 'prometheus', 'elasticsearch', 'mongo', 'ldap', 'redis', 'windows',
-  'google_cloud', 'gcs', 'sftp', 'aws', 's3', 'kubernetes', 'azure_devops', 'azure', 'github', 'gitlab', 'restic',
-  'smb', 'jmeter', 'dynatrace',
-  'discord', 'email', 'google_chat', 'ifttt', 'mattermost', 'matrix', 'ntfy', 'opsgenie', 'pushbullet', 'pushover',
-  'rocketchat', 'slack', 'teams', 'telegram', 'zulip_chat', 'generic_webhook',
-  'folder', 'git',
+  'postgres',
+  'mysql',
+  'sql_server',
+  'http',
+  'prometheus',
+  'elasticsearch',
+  'mongo',
+  'ldap',
+  'redis',
+  'windows',
+  'google_cloud',
+  'gcs',
+  'sftp',
+  'aws',
+  's3',
+  'kubernetes',
+  'azure_devops',
+  'azure',
+  'github',
+  'gitlab',
+  'restic',
+  'smb',
+  'jmeter',
+  'dynatrace',
+  'discord',
+  'email',
+  'google_chat',
+  'ifttt',
+  'mattermost',
+  'matrix',
+  'ntfy',
+  'opsgenie',
+  'pushbullet',
+  'pushover',
+  'rocketchat',
+  'slack',
+  'teams',
+  'telegram',
+  'zulip_chat',
+  'generic_webhook',
+  'folder',
+  'git',
   // seed 001: the ticket systems of incident responders (the case systems share case_webhook)
-  'jira', 'service_now', 'ms_planner', 'case_webhook',
+  'jira',
+  'service_now',
+  'ms_planner',
+  'case_webhook',
 ];
 
 /** A value for every field of a type; secrets are unique, recognisable strings. */
@@ -72,14 +111,20 @@ for (const driver of testDrivers()) {
     const secrets: string[] = [];
 
     const record = (r: Res) => {
-      answers.push(`${JSON.stringify([...r.headers])}\n${typeof r.body === 'string' ? r.body : JSON.stringify(r.body)}`);
+      answers.push(
+        `${JSON.stringify([...r.headers])}\n${typeof r.body === 'string' ? r.body : JSON.stringify(r.body)}`,
+      );
       return r;
     };
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
       record(await api.request(method, path, body, headers));
     const create = (row: unknown) => call('POST', '/api/db/connections', row, { prefer: 'return=representation' });
     const stored = async (id: string) =>
-      (await db.query<any>(`SELECT url, username, password, certificate, properties FROM connections WHERE id = $1`, [id])).rows[0];
+      (
+        await db.query<any>(`SELECT url, username, password, certificate, properties FROM connections WHERE id = $1`, [
+          id,
+        ])
+      ).rows[0];
     const testConn = (id: string) => call('POST', `/api/connection/test/${id}`);
 
     beforeAll(async () => {
@@ -93,7 +138,10 @@ for (const driver of testDrivers()) {
           if (req.url === '/down') return res.writeHead(503).end('maintenance');
           // A peer that repeats the credentials it got in its error: the API must not pass them on.
           if (req.url === '/echo') {
-            const auth = Buffer.from(String(req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+            const auth = Buffer.from(
+              String(req.headers.authorization ?? '').replace(/^Basic /, ''),
+              'base64',
+            ).toString();
             return res.writeHead(401).end(`rejected credentials ${auth} for body ${body}`);
           }
           res.writeHead(200).end('ok');
@@ -125,7 +173,8 @@ for (const driver of testDrivers()) {
       expect(connectionTypeDef('jmeter')?.hidden).toBe(true);
       // secrets only in the encrypted, masked columns
       for (const d of CONNECTION_TYPE_DEFS) {
-        for (const f of d.fields.filter((x) => x.kind === 'secret')) expect(['password', 'certificate']).toContain(f.column);
+        for (const f of d.fields.filter((x) => x.kind === 'secret'))
+          expect(['password', 'certificate']).toContain(f.column);
       }
     });
 
@@ -160,7 +209,13 @@ for (const driver of testDrivers()) {
 
     it('answers bad input with a 400 naming the field, never a 500', async () => {
       const pg = connectionTypeDef('postgres')!;
-      const base = connectionToRow(pg, { name: 'bad', namespace: 'default', url: 'postgres://db:5432/x', username: 'u', password: 'p' });
+      const base = connectionToRow(pg, {
+        name: 'bad',
+        namespace: 'default',
+        url: 'postgres://db:5432/x',
+        username: 'u',
+        password: 'p',
+      });
 
       const noUrl = await create({ ...base, url: null });
       expect(noUrl.status).toBe(400);
@@ -171,13 +226,26 @@ for (const driver of testDrivers()) {
       expect(noName.body.message).toBe('name: This field is required');
 
       const email = connectionTypeDef('email')!;
-      const noHost = await create(connectionToRow(email, { name: 'mail', namespace: 'default', port: 587, encryptionMethod: 'Auto', authMethod: 'Unknown', from: 'a@b.c' }));
+      const noHost = await create(
+        connectionToRow(email, {
+          name: 'mail',
+          namespace: 'default',
+          port: 587,
+          encryptionMethod: 'Auto',
+          authMethod: 'Unknown',
+          from: 'a@b.c',
+        }),
+      );
       expect(noHost.status).toBe(400);
       expect(noHost.body.message).toMatch(/^properties\.host: This field is required/);
 
-      expect((await create({ ...base, type: 'carrier_pigeon' })).body.message).toBe("type: unknown connection type 'carrier_pigeon'");
+      expect((await create({ ...base, type: 'carrier_pigeon' })).body.message).toBe(
+        "type: unknown connection type 'carrier_pigeon'",
+      );
       // the mask read back from the API is no new secret
-      expect((await create({ ...base, password: SECRET_MASK })).body.message).toBe('password: This field is required (Password)');
+      expect((await create({ ...base, password: SECRET_MASK })).body.message).toBe(
+        'password: This field is required (Password)',
+      );
       const embedded = await create({ ...base, url: 'postgres://u:hunter2@db:5432/x' });
       expect(embedded.status).toBe(400);
       expect(embedded.body.message).toMatch(/^url: put the password in the password field/);
@@ -202,26 +270,51 @@ for (const driver of testDrivers()) {
 
     it('keeps a secret not sent on update, and encrypts a new one', async () => {
       const http = connectionTypeDef('http')!;
-      const created = await create(connectionToRow(http, { name: 'keep', namespace: 'default', url: httpUrl, username: 'ann', password: 'first-pass-1' }));
+      const created = await create(
+        connectionToRow(http, {
+          name: 'keep',
+          namespace: 'default',
+          url: httpUrl,
+          username: 'ann',
+          password: 'first-pass-1',
+        }),
+      );
       const id = created.body[0].id;
       secrets.push('first-pass-1', 'second-pass-2');
-      expect((await call('PATCH', `/api/db/connections?id=eq.${id}`, { name: 'kept', insecure_tls: true })).status).toBe(204);
+      expect(
+        (await call('PATCH', `/api/db/connections?id=eq.${id}`, { name: 'kept', insecure_tls: true })).status,
+      ).toBe(204);
       expect(box.decrypt((await stored(id)).password)).toBe('first-pass-1');
       // a form that sends back what it read (the mask) keeps the stored secret as well
-      expect((await call('PATCH', `/api/db/connections?id=eq.${id}`, { name: 'kept', password: SECRET_MASK })).status).toBeLessThan(300);
+      expect(
+        (await call('PATCH', `/api/db/connections?id=eq.${id}`, { name: 'kept', password: SECRET_MASK })).status,
+      ).toBeLessThan(300);
       expect(box.decrypt((await stored(id)).password)).toBe('first-pass-1');
-      const patched = await call('PATCH', `/api/db/connections?id=eq.${id}`, { password: 'second-pass-2' }, { prefer: 'return=representation' });
+      const patched = await call(
+        'PATCH',
+        `/api/db/connections?id=eq.${id}`,
+        { password: 'second-pass-2' },
+        { prefer: 'return=representation' },
+      );
       expect(patched.body[0].password).toBe(SECRET_MASK);
       expect(box.decrypt((await stored(id)).password)).toBe('second-pass-2');
       // soft delete, as the list does it; a deleted connection cannot be tested
-      expect((await call('PATCH', `/api/db/connections?id=eq.${id}`, { deleted_at: new Date().toISOString() })).status).toBe(204);
+      expect(
+        (await call('PATCH', `/api/db/connections?id=eq.${id}`, { deleted_at: new Date().toISOString() })).status,
+      ).toBe(204);
       expect((await testConn(id)).status).toBe(404);
     });
 
     it('stores a reference to a Kubernetes secret or config map as given, and does not test with it', async () => {
       const pg = connectionTypeDef('postgres')!;
       const created = await create(
-        connectionToRow(pg, { name: 'ref', namespace: 'default', url: PG_URL, username: 'configmap://db-config/user', password: 'secret://db-creds/password' }),
+        connectionToRow(pg, {
+          name: 'ref',
+          namespace: 'default',
+          url: PG_URL,
+          username: 'configmap://db-config/user',
+          password: 'secret://db-creds/password',
+        }),
       );
       expect(created.status).toBe(201);
       expect(created.body[0].username).toBe('configmap://db-config/user');
@@ -239,11 +332,21 @@ for (const driver of testDrivers()) {
         return r.body[0].id as string;
       };
       const pgUser = new URL(PG_URL).username || 'postgres';
-      const pgOk = await make('postgres', { name: 'pg-ok', url: PG_URL.replace(`${pgUser}@`, ''), username: pgUser, password: 'unused-by-trust' });
+      const pgOk = await make('postgres', {
+        name: 'pg-ok',
+        url: PG_URL.replace(`${pgUser}@`, ''),
+        username: pgUser,
+        password: 'unused-by-trust',
+      });
       expect((await testConn(pgOk)).body).toEqual({ message: 'ok' });
       const missing = new URL(PG_URL);
       missing.pathname = '/no_such_database_here';
-      const pgBad = await make('postgres', { name: 'pg-bad', url: missing.toString(), username: pgUser, password: 'x' });
+      const pgBad = await make('postgres', {
+        name: 'pg-bad',
+        url: missing.toString(),
+        username: pgUser,
+        password: 'x',
+      });
       const bad = await testConn(pgBad);
       expect(bad.status).toBe(400);
       expect(bad.body.error).toMatch(/no_such_database_here/);
@@ -253,16 +356,39 @@ for (const driver of testDrivers()) {
       const httpDown = await make('http', { name: 'http-down', url: `${httpUrl}/down` });
       expect(await testConn(httpDown).then((r) => [r.status, r.body.error])).toEqual([400, 'the server answered 503']);
 
-      const mailOk = await make('email', { name: 'mail-ok', host: '127.0.0.1', port: smtpPort, encryptionMethod: 'Auto', authMethod: 'Plain', username: 'mailer', password: 'smtp-right-pass', from: 'ops@example.com' });
+      const mailOk = await make('email', {
+        name: 'mail-ok',
+        host: '127.0.0.1',
+        port: smtpPort,
+        encryptionMethod: 'Auto',
+        authMethod: 'Plain',
+        username: 'mailer',
+        password: 'smtp-right-pass',
+        from: 'ops@example.com',
+      });
       secrets.push('smtp-right-pass');
       expect((await testConn(mailOk)).body).toEqual({ message: 'ok' });
-      const mailBad = await make('email', { name: 'mail-bad', host: '127.0.0.1', port: smtpPort, encryptionMethod: 'None', authMethod: 'Unknown', username: 'mailer', password: 'smtp-wrong-pass', from: 'ops@example.com' });
+      const mailBad = await make('email', {
+        name: 'mail-bad',
+        host: '127.0.0.1',
+        port: smtpPort,
+        encryptionMethod: 'None',
+        authMethod: 'Unknown',
+        username: 'mailer',
+        password: 'smtp-wrong-pass',
+        from: 'ops@example.com',
+      });
       secrets.push('smtp-wrong-pass');
       const refusedMail = await testConn(mailBad);
       expect(refusedMail.status).toBe(400);
       expect(refusedMail.body.error).toMatch(/Invalid username or password/);
 
-      const ldap = await make('ldap', { name: 'ldap', url: 'ldap://127.0.0.1:389', username: 'cn=admin', password: 'ldap-pass-9' });
+      const ldap = await make('ldap', {
+        name: 'ldap',
+        url: 'ldap://127.0.0.1:389',
+        username: 'cn=admin',
+        password: 'ldap-pass-9',
+      });
       secrets.push('ldap-pass-9');
       const notImpl = await testConn(ldap);
       expect(notImpl.status).toBe(501);
@@ -274,7 +400,8 @@ for (const driver of testDrivers()) {
 
     it('tests MariaDB and Redis on this machine when they run', async () => {
       const mk = async (type: string, values: ConnectionValues) =>
-        (await create(connectionToRow(connectionTypeDef(type)!, { namespace: 'default', ...values }))).body[0].id as string;
+        (await create(connectionToRow(connectionTypeDef(type)!, { namespace: 'default', ...values }))).body[0]
+          .id as string;
       // A user with a password of its own (the field list requires one), dropped afterwards.
       const root = await mysql.createConnection({ uri: 'mysql://root@127.0.0.1:3306/mysql' }).catch(() => null);
       if (root) {
@@ -282,9 +409,19 @@ for (const driver of testDrivers()) {
         try {
           await root.query(`CREATE USER IF NOT EXISTS '${user}'@'%' IDENTIFIED BY 'maria-right-pass'`);
           secrets.push('maria-right-pass', 'maria-wrong-pass');
-          const ok = await mk('mysql', { name: 'maria-ok', url: 'mysql://127.0.0.1:3306/', username: user, password: 'maria-right-pass' });
+          const ok = await mk('mysql', {
+            name: 'maria-ok',
+            url: 'mysql://127.0.0.1:3306/',
+            username: user,
+            password: 'maria-right-pass',
+          });
           expect((await testConn(ok)).body).toEqual({ message: 'ok' });
-          const wrong = await mk('mysql', { name: 'maria-wrong', url: 'mysql://127.0.0.1:3306/', username: user, password: 'maria-wrong-pass' });
+          const wrong = await mk('mysql', {
+            name: 'maria-wrong',
+            url: 'mysql://127.0.0.1:3306/',
+            username: user,
+            password: 'maria-wrong-pass',
+          });
           const w = await testConn(wrong);
           expect(w.status).toBe(400);
           expect(w.body.error).toMatch(/Access denied/);
@@ -303,7 +440,15 @@ for (const driver of testDrivers()) {
     it('refuses to filter or sort on a secret, which could reveal it one character at a time', async () => {
       // a row written with SQL (not through the API) holds its password in clear
       const pg = connectionTypeDef('postgres')!;
-      const made = await create(connectionToRow(pg, { name: 'sql-written', namespace: 'default', url: PG_URL, username: 'u', password: 'placeholder' }));
+      const made = await create(
+        connectionToRow(pg, {
+          name: 'sql-written',
+          namespace: 'default',
+          url: PG_URL,
+          username: 'u',
+          password: 'placeholder',
+        }),
+      );
       await db.query(`UPDATE connections SET password = 'plain-Sekret' WHERE id = $1`, [made.body[0].id]);
       for (const query of [
         'password=like.plain*',
@@ -326,7 +471,10 @@ for (const driver of testDrivers()) {
       const embedded = await call('GET', '/api/db/people?select=id,connections(id)&connections.password=like.p*');
       expect(embedded.status).toBe(400);
       // values that merely contain the word are fine
-      const ok = await call('GET', `/api/db/connections?select=id,password&or=(name.eq.password,name.eq.sql-written)&order=name`);
+      const ok = await call(
+        'GET',
+        `/api/db/connections?select=id,password&or=(name.eq.password,name.eq.sql-written)&order=name`,
+      );
       expect(ok.status).toBe(200);
       expect(ok.body).toEqual([{ id: made.body[0].id, password: SECRET_MASK }]);
       await db.query(`DELETE FROM connections WHERE id = $1`, [made.body[0].id]);
@@ -334,13 +482,30 @@ for (const driver of testDrivers()) {
 
     it('a secret never appears in any API response or log line', async () => {
       const hook = connectionTypeDef('generic_webhook')!;
-      const echo = await create(connectionToRow(hook, { name: 'echo', namespace: 'default', url: `${httpUrl}/echo`, requestMethod: 'POST', messageKey: 'message', titleKey: 'title', username: 'svc', password: 'echoed-secret-77' }));
+      const echo = await create(
+        connectionToRow(hook, {
+          name: 'echo',
+          namespace: 'default',
+          url: `${httpUrl}/echo`,
+          requestMethod: 'POST',
+          messageKey: 'message',
+          titleKey: 'title',
+          username: 'svc',
+          password: 'echoed-secret-77',
+        }),
+      );
       secrets.push('echoed-secret-77');
       const echoed = await testConn(echo.body[0].id);
       expect(echoed.status).toBe(400);
       expect(echoed.body.error).toMatch(/rejected credentials svc:\*{8}/);
       const discord = connectionTypeDef('discord')!;
-      const dead = await create(connectionToRow(discord, { name: 'dead-hook', namespace: 'default', password: 'http://127.0.0.1:1/api/webhooks/9/discord-token-secret' }));
+      const dead = await create(
+        connectionToRow(discord, {
+          name: 'dead-hook',
+          namespace: 'default',
+          password: 'http://127.0.0.1:1/api/webhooks/9/discord-token-secret',
+        }),
+      );
       secrets.push('http://127.0.0.1:1/api/webhooks/9/discord-token-secret', 'discord-token-secret');
       expect((await testConn(dead.body[0].id)).status).toBe(400);
 
@@ -355,8 +520,16 @@ for (const driver of testDrivers()) {
         const r = await call('GET', path);
         expect(r.status, path).toBe(200);
       }
-      expect((await call('GET', '/api/db/connections?select=name,password', undefined, { accept: 'text/csv' })).status).toBe(200);
-      expect((await call('GET', `/api/db/connections?id=eq.${echo.body[0].id}`, undefined, { accept: 'application/vnd.pgrst.object+json' })).status).toBe(200);
+      expect(
+        (await call('GET', '/api/db/connections?select=name,password', undefined, { accept: 'text/csv' })).status,
+      ).toBe(200);
+      expect(
+        (
+          await call('GET', `/api/db/connections?id=eq.${echo.body[0].id}`, undefined, {
+            accept: 'application/vnd.pgrst.object+json',
+          })
+        ).status,
+      ).toBe(200);
 
       expect(secrets.length).toBeGreaterThan(40);
       const logText = t.logs.join('');

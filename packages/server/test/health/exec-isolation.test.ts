@@ -230,9 +230,10 @@ for (const driver of testDrivers()) {
       const [check] = await fetch(`${url}/api/db/checks?canary_id=eq.${created.id}&select=id`, {
         headers: { cookie },
       }).then((r) => r.json());
-      const run = await fetch(`${url}/api/canary/run/check/${check.id}`, { method: 'POST', headers: { cookie, origin: url } }).then(
-        (r) => r.json(),
-      );
+      const run = await fetch(`${url}/api/canary/run/check/${check.id}`, {
+        method: 'POST',
+        headers: { cookie, origin: url },
+      }).then((r) => r.json());
       expect(run).toMatchObject({ pass: false, status: 'unhealthy' });
       expect(run.error).toBe(
         `script isolation unavailable: install bubblewrap (apt-get install -y bubblewrap) and allow this user to create user namespaces; scripts are not run without isolation (${join(dir, 'no-bwrap')} not found)`,

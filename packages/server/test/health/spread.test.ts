@@ -35,7 +35,10 @@ describe('spread @every slots', () => {
     const fired: number[] = [];
     const key = 'canary:spread-test';
     const s = new Scheduler(db);
-    s.addSource({ name: 't', list: async () => [{ key, schedule: '@every 2s', spread: true, run: async () => void fired.push(Date.now()) }] });
+    s.addSource({
+      name: 't',
+      list: async () => [{ key, schedule: '@every 2s', spread: true, run: async () => void fired.push(Date.now()) }],
+    });
     await s.start();
     await expect.poll(() => fired.length, { timeout: 6000 }).toBeGreaterThanOrEqual(2);
     await s.stop();

@@ -36,7 +36,9 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
     });
 
     it('embeds through a key column named as the relation (person_id(*) style)', async () => {
-      expect(await get('/books?select=id,author_id(name,country)&id=eq.3')).toEqual([{ id: 3, author_id: { name: 'Terry Pratchett', country: 'GB' } }]);
+      expect(await get('/books?select=id,author_id(name,country)&id=eq.3')).toEqual([
+        { id: 3, author_id: { name: 'Terry Pratchett', country: 'GB' } },
+      ]);
     });
 
     it('answers 300 PGRST201 when two keys link the tables, naming the hints to use', async () => {
@@ -45,8 +47,16 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
       expect(r.json.code).toBe('PGRST201');
       // PostgREST's shape: the candidates as objects, and the hint naming `target!constraint`
       expect(r.json.details).toEqual([
-        { cardinality: 'many-to-one', embedding: 'books with authors', relationship: 'books_author_id_fkey using books(author_id) and authors(id)' },
-        { cardinality: 'many-to-one', embedding: 'books with authors', relationship: 'books_editor_id_fkey using books(editor_id) and authors(id)' },
+        {
+          cardinality: 'many-to-one',
+          embedding: 'books with authors',
+          relationship: 'books_author_id_fkey using books(author_id) and authors(id)',
+        },
+        {
+          cardinality: 'many-to-one',
+          embedding: 'books with authors',
+          relationship: 'books_editor_id_fkey using books(editor_id) and authors(id)',
+        },
       ]);
       expect(r.json.hint).toBe(
         "Try changing 'authors' to one of the following: 'authors!books_author_id_fkey', 'authors!books_editor_id_fkey'. Find the desired relationship in the 'details' key.",
@@ -57,15 +67,33 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
 
     it('nulls the object when an embed filter fails, without dropping the parent row', async () => {
       const rows = await get(`/books?select=id,author:authors!author_id(name)&author.country=eq.GB&order=id`);
-      expect(rows.map((r: { author: unknown }) => r.author)).toEqual([null, null, { name: 'Terry Pratchett' }, { name: 'Terry Pratchett' }, null, null]);
+      expect(rows.map((r: { author: unknown }) => r.author)).toEqual([
+        null,
+        null,
+        { name: 'Terry Pratchett' },
+        { name: 'Terry Pratchett' },
+        null,
+        null,
+      ]);
     });
   });
 
   describe('one-to-many', () => {
     it('embeds as an array, empty when there are no rows', async () => {
-      const { data } = await fx.client.from('books').select('id, reviews(stars, reviewer)').in('id', [1, 2]).order('id').order('stars', { referencedTable: 'reviews', ascending: false });
+      const { data } = await fx.client
+        .from('books')
+        .select('id, reviews(stars, reviewer)')
+        .in('id', [1, 2])
+        .order('id')
+        .order('stars', { referencedTable: 'reviews', ascending: false });
       expect(data).toEqual([
-        { id: 1, reviews: [{ stars: 5, reviewer: 'ann' }, { stars: 4, reviewer: 'bob' }] },
+        {
+          id: 1,
+          reviews: [
+            { stars: 5, reviewer: 'ann' },
+            { stars: 4, reviewer: 'bob' },
+          ],
+        },
         { id: 2, reviews: [] },
       ]);
     });
@@ -74,7 +102,9 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
       const ambiguous = await fx.http('GET', '/authors?select=name,books(title)');
       expect(ambiguous.status).toBe(300);
       expect(ambiguous.json.code).toBe('PGRST201');
-      const rows = await get(`/authors?select=name,written:books!author_id(id),edited:books!books_editor_id_fkey(id)&id=eq.1&written.order=id`);
+      const rows = await get(
+        `/authors?select=name,written:books!author_id(id),edited:books!books_editor_id_fkey(id)&id=eq.1&written.order=id`,
+      );
       expect(rows).toEqual([{ name: 'Ursula K. Le Guin', written: [{ id: 1 }, { id: 2 }], edited: [{ id: 3 }] }]);
     });
 
@@ -90,33 +120,53 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
         { id: 1, reviews: [{ stars: 4 }] },
         { id: 3, reviews: [{ stars: 2 }] },
       ]);
-      expect(await get('/books?select=id,reviews(stars)&id=eq.1&reviews.order=stars.desc&reviews.offset=1')).toEqual([{ id: 1, reviews: [{ stars: 4 }] }]);
-      expect(await get('/books?select=id,reviews(reviewer)&id=eq.3&reviews.stars=gte.3')).toEqual([{ id: 3, reviews: [{ reviewer: 'cid' }] }]);
-      const or = await fx.client.from('books').select('id, reviews(stars)').eq('id', 3).or('stars.eq.2,stars.eq.4', { referencedTable: 'reviews' });
+      expect(await get('/books?select=id,reviews(stars)&id=eq.1&reviews.order=stars.desc&reviews.offset=1')).toEqual([
+        { id: 1, reviews: [{ stars: 4 }] },
+      ]);
+      expect(await get('/books?select=id,reviews(reviewer)&id=eq.3&reviews.stars=gte.3')).toEqual([
+        { id: 3, reviews: [{ reviewer: 'cid' }] },
+      ]);
+      const or = await fx.client
+        .from('books')
+        .select('id, reviews(stars)')
+        .eq('id', 3)
+        .or('stars.eq.2,stars.eq.4', { referencedTable: 'reviews' });
       expect(or.data).toEqual([{ id: 3, reviews: [{ stars: 2 }] }]);
     });
 
     it('addresses embed filters through the alias', async () => {
-      expect(await get('/books?select=id,top:reviews(stars)&id=eq.1&top.stars=eq.5')).toEqual([{ id: 1, top: [{ stars: 5 }] }]);
+      expect(await get('/books?select=id,top:reviews(stars)&id=eq.1&top.stars=eq.5')).toEqual([
+        { id: 1, top: [{ stars: 5 }] },
+      ]);
     });
   });
 
   describe('many-to-many', () => {
     it('embeds through a junction table whose primary key holds both keys', async () => {
-      const { data } = await fx.client.from('books').select('id, genres(name)').eq('id', 3).order('name', { referencedTable: 'genres' });
+      const { data } = await fx.client
+        .from('books')
+        .select('id, genres(name)')
+        .eq('id', 3)
+        .order('name', { referencedTable: 'genres' });
       expect(data).toEqual([{ id: 3, genres: [{ name: 'fantasy' }, { name: 'humour' }] }]);
       const back = await get('/genres?select=name,books(id)&name=eq.fantasy&books.order=id');
       expect(back).toEqual([{ name: 'fantasy', books: [{ id: 1 }, { id: 3 }, { id: 4 }] }]);
     });
 
     it('accepts the junction as hint, and filters the far side', async () => {
-      expect(await get('/books?select=id,genres!book_genres(name)&id=eq.4&genres.name=eq.humour')).toEqual([{ id: 4, genres: [{ name: 'humour' }] }]);
+      expect(await get('/books?select=id,genres!book_genres(name)&id=eq.4&genres.name=eq.humour')).toEqual([
+        { id: 4, genres: [{ name: 'humour' }] },
+      ]);
     });
   });
 
   describe('!inner, !left, nesting', () => {
     it('!inner drops parent rows without a matching embedded row', async () => {
-      const { data } = await fx.client.from('books').select('id, reviews!inner(stars)').eq('reviews.stars', 5).order('id');
+      const { data } = await fx.client
+        .from('books')
+        .select('id, reviews!inner(stars)')
+        .eq('reviews.stars', 5)
+        .order('id');
       expect(data).toEqual([
         { id: 1, reviews: [{ stars: 5 }] },
         { id: 3, reviews: [{ stars: 5 }] },
@@ -132,7 +182,10 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
     });
 
     it('!inner with count=exact counts only the kept parents', async () => {
-      const r = await fx.client.from('books').select('id, reviews!inner(stars)', { count: 'exact' }).gte('reviews.stars', 4);
+      const r = await fx.client
+        .from('books')
+        .select('id, reviews!inner(stars)', { count: 'exact' })
+        .gte('reviews.stars', 4);
       expect(r.count).toBe(3);
     });
 
@@ -149,8 +202,18 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
         {
           name: 'Terry Pratchett',
           books: [
-            { title: 'Guards! Guards!', reviews: [{ stars: 5 }], genres: expect.arrayContaining([{ name: 'fantasy' }, { name: 'humour' }]), editor: { name: 'Ursula K. Le Guin' } },
-            { title: 'Small Gods', reviews: [{ stars: 3 }], genres: expect.arrayContaining([{ name: 'fantasy' }, { name: 'humour' }]), editor: null },
+            {
+              title: 'Guards! Guards!',
+              reviews: [{ stars: 5 }],
+              genres: expect.arrayContaining([{ name: 'fantasy' }, { name: 'humour' }]),
+              editor: { name: 'Ursula K. Le Guin' },
+            },
+            {
+              title: 'Small Gods',
+              reviews: [{ stars: 3 }],
+              genres: expect.arrayContaining([{ name: 'fantasy' }, { name: 'humour' }]),
+              editor: null,
+            },
           ],
         },
       ]);
@@ -164,9 +227,15 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
 
   describe('views', () => {
     it('a view inherits the keys of the base table columns it exposes (both directions)', async () => {
-      expect(await get('/book_cards?select=title,authors(name)&id=eq.5')).toEqual([{ title: 'The Third Policeman', authors: { name: "Flann O'Brien" } }]);
-      expect(await get('/authors?select=name,book_cards(title)&id=eq.2')).toEqual([{ name: 'Terry Pratchett', book_cards: [{ title: 'Guards! Guards!' }] }]);
-      expect(await get('/book_cards?select=id,reviews(stars)&id=eq.1&reviews.order=stars')).toEqual([{ id: 1, reviews: [{ stars: 4 }, { stars: 5 }] }]);
+      expect(await get('/book_cards?select=title,authors(name)&id=eq.5')).toEqual([
+        { title: 'The Third Policeman', authors: { name: "Flann O'Brien" } },
+      ]);
+      expect(await get('/authors?select=name,book_cards(title)&id=eq.2')).toEqual([
+        { name: 'Terry Pratchett', book_cards: [{ title: 'Guards! Guards!' }] },
+      ]);
+      expect(await get('/book_cards?select=id,reviews(stars)&id=eq.1&reviews.order=stars')).toEqual([
+        { id: 1, reviews: [{ stars: 4 }, { stars: 5 }] },
+      ]);
     });
 
     it('a join view gets the keys of the table its id comes from, not of every table it reads', async () => {
@@ -180,8 +249,12 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
 
     it('a join view takes its identity from the table its key columns come from', async () => {
       // review_cards.id is reviews.id; book_id is reviews.book_id -> books
-      expect(await get('/review_cards?select=id,books(title)&id=eq.3')).toEqual([{ id: 3, books: { title: 'Guards! Guards!' } }]);
-      expect(await get('/books?select=id,review_cards(stars)&id=eq.3&review_cards.order=stars')).toEqual([{ id: 3, review_cards: [{ stars: 2 }, { stars: 5 }] }]);
+      expect(await get('/review_cards?select=id,books(title)&id=eq.3')).toEqual([
+        { id: 3, books: { title: 'Guards! Guards!' } },
+      ]);
+      expect(await get('/books?select=id,review_cards(stars)&id=eq.3&review_cards.order=stars')).toEqual([
+        { id: 3, review_cards: [{ stars: 2 }, { stars: 5 }] },
+      ]);
       // keys pointing at books.id must not be read as pointing at review_cards.id
       const wrong = await fx.http('GET', '/review_cards?select=id,book_genres(genre_id)');
       expect(wrong.status).toBe(400);
@@ -193,7 +266,10 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
     it('bounds every embedded array by the server row cap, like the root', async () => {
       const small = await startFixture(driver, { rowCap: 2 });
       try {
-        const r = await small.http('GET', '/genres?select=name,books(id)&name=eq.fantasy&books.order=id&books.limit=10');
+        const r = await small.http(
+          'GET',
+          '/genres?select=name,books(id)&name=eq.fantasy&books.order=id&books.limit=10',
+        );
         expect(r.json).toEqual([{ name: 'fantasy', books: [{ id: 1 }, { id: 3 }] }]);
         const root = await small.http('GET', '/genres?select=id&order=id', { headers: { Prefer: 'count=exact' } });
         expect(root.json).toEqual([{ id: 1 }, { id: 2 }]);
@@ -223,7 +299,12 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
     });
 
     it('answers 400 PGRST108 for filters, order or limit on a relation not embedded in select', async () => {
-      for (const q of ['reviews.stars=eq.5', 'reviews.order=stars', 'reviews.limit=1', `reviews.or=${enc('(stars.eq.1)')}`]) {
+      for (const q of [
+        'reviews.stars=eq.5',
+        'reviews.order=stars',
+        'reviews.limit=1',
+        `reviews.or=${enc('(stars.eq.1)')}`,
+      ]) {
         const r = await fx.http('GET', `/books?select=id&${q}`);
         expect(r.status, q).toBe(400);
         expect(r.json.code, q).toBe('PGRST108');
@@ -243,7 +324,9 @@ describe.each(testDrivers())('/api/db embeds ($name)', (driver) => {
       );
       const denied = await fx.http('GET', '/books?select=id,reviews(stars)', { headers: { 'x-deny': 'reviews' } });
       expect(denied.status).toBe(403);
-      const deniedJunction = await fx.http('GET', '/books?select=id,genres(name)', { headers: { 'x-deny': 'book_genres' } });
+      const deniedJunction = await fx.http('GET', '/books?select=id,genres(name)', {
+        headers: { 'x-deny': 'book_genres' },
+      });
       expect(deniedJunction.status).toBe(403);
     });
   });

@@ -159,10 +159,24 @@ describe.each(testDrivers())('/api/db errors and injection ($name)', (driver) =>
       ['GET', `/rpc/hidden_fn`],
       // writes: columns, on_conflict, body keys and values
       ['POST', `/genres?columns=${enc('id);DROP TABLE genres;--')}`, { headers: json, body: '{"id":50,"name":"x"}' }],
-      ['POST', `/genres?on_conflict=${enc("id) DO UPDATE SET name='pwned' --")}`, { headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '{"id":1,"name":"x"}' }],
+      [
+        'POST',
+        `/genres?on_conflict=${enc("id) DO UPDATE SET name='pwned' --")}`,
+        { headers: { ...json, Prefer: 'resolution=merge-duplicates' }, body: '{"id":1,"name":"x"}' },
+      ],
       ['POST', '/genres', { headers: json, body: JSON.stringify({ 'name"; DROP TABLE genres; --': 'x', id: 51 }) }],
       ['POST', '/genres', { headers: json, body: JSON.stringify({ id: '1); DROP TABLE genres; --', name: 'x' }) }],
-      ['POST', '/genres', { headers: json, body: JSON.stringify([{ id: 52, name: 'ok' }, { id: 53, name: null }]) }],
+      [
+        'POST',
+        '/genres',
+        {
+          headers: json,
+          body: JSON.stringify([
+            { id: 52, name: 'ok' },
+            { id: 53, name: null },
+          ]),
+        },
+      ],
       ['PATCH', `/genres?id=${enc('eq.1 OR 1=1')}`, { headers: json, body: '{"name":"pwned"}' }],
       ['PATCH', `/genres?${enc('id;DROP TABLE genres')}=eq.1`, { headers: json, body: '{"name":"pwned"}' }],
       ['PATCH', '/genres?id=eq.1', { headers: json, body: JSON.stringify({ 'name = $$pwned$$ --': 'x' }) }],
@@ -171,7 +185,11 @@ describe.each(testDrivers())('/api/db errors and injection ($name)', (driver) =>
       ['DELETE', `/books?id=${enc('in.(1,2) OR true')}`],
       // rpc arguments
       ['GET', `/rpc/add_numbers?a=1&b=${enc('2);DROP TABLE books;--')}`],
-      ['POST', '/rpc/add_numbers', { headers: json, body: JSON.stringify({ a: 1, 'b => 1); DROP TABLE books; --': 2 }) }],
+      [
+        'POST',
+        '/rpc/add_numbers',
+        { headers: json, body: JSON.stringify({ a: 1, 'b => 1); DROP TABLE books; --': 2 }) },
+      ],
       ['POST', '/rpc/add_numbers', { headers: json, body: JSON.stringify({ a: 1, b: '2); DROP TABLE books; --' }) }],
       ['POST', '/rpc/rate_author', { headers: json, body: JSON.stringify({ author: '1 OR 1=1', score: 0 }) }],
       // NUL bytes: in values, identifiers, JSON keys, bodies and paths
@@ -186,18 +204,35 @@ describe.each(testDrivers())('/api/db errors and injection ($name)', (driver) =>
       ['POST', '/rpc/echo_json', { headers: json, body: JSON.stringify({ doc: { k: 'nul\u0000' } }) }],
     ];
 
-    it.each(attempts.map((a, i) => [i, ...a] as const))('#%i %s %s is refused with a 4xx and changes nothing', async (_i, method, path, init) => {
-      const r = await fx.http(method, path, init);
-      expectError(r, 'any4xx', undefined, `${method} ${path}`);
-      expect(await fx.checksum()).toEqual(baseline);
-    });
+    it.each(attempts.map((a, i) => [i, ...a] as const))(
+      '#%i %s %s is refused with a 4xx and changes nothing',
+      async (_i, method, path, init) => {
+        const r = await fx.http(method, path, init);
+        expectError(r, 'any4xx', undefined, `${method} ${path}`);
+        expect(await fx.checksum()).toEqual(baseline);
+      },
+    );
 
     it('treats hostile text in values as data: it is matched literally, and bound as a parameter', async () => {
-      const values = ["x' OR '1'='1", "'; DROP TABLE books; --", '$$; DROP TABLE books; $$', '\\', '"', ')', '%', '*', '1=1--'];
+      const values = [
+        "x' OR '1'='1",
+        "'; DROP TABLE books; --",
+        '$$; DROP TABLE books; $$',
+        '\\',
+        '"',
+        ')',
+        '%',
+        '*',
+        '1=1--',
+      ];
       for (const v of values) {
         // (%, * and _ are LIKE wildcards by design, and a trailing \ is a bad pattern: see below)
         const patterns = /[%*_\\]/.test(v) ? [] : [`title=like.${enc(v)}`, `title=ilike.${enc(`*${v}*`)}`];
-        for (const q of [`title=eq.${enc(v)}`, ...patterns, `or=${enc(`(title.eq."${v.replace(/["\\]/g, '\\$&')}")`)}`]) {
+        for (const q of [
+          `title=eq.${enc(v)}`,
+          ...patterns,
+          `or=${enc(`(title.eq."${v.replace(/["\\]/g, '\\$&')}")`)}`,
+        ]) {
           const r = await fx.http('GET', `/books?select=id&${q}`);
           expect(r.status, q).toBe(200);
           expect(r.json, q).toEqual([]);
@@ -208,17 +243,27 @@ describe.each(testDrivers())('/api/db errors and injection ($name)', (driver) =>
       const hostileKey = await fx.http('GET', `/books?select=id&${enc(`meta->>"'; DROP TABLE books; --"`)}=eq.1`);
       expect([hostileKey.status, hostileKey.json]).toEqual([200, []]);
       // and a title that really holds such text round-trips exactly
-      const title = "It's a \"book\"; DROP TABLE books; -- 100% *real*";
+      const title = 'It\'s a "book"; DROP TABLE books; -- 100% *real*';
       const created = await fx.client.from('books').insert({ id: 90, title, author_id: 4 }).select('id').single();
       expect(created.data).toEqual({ id: 90 });
       expect((await fx.client.from('books').select('title').eq('title', title)).data).toEqual([{ title }]);
-      expect((await fx.client.from('books').select('id').eq('id', 90).or(`title.eq."${title.replace(/["\\]/g, '\\$&')}"`)).data).toEqual([{ id: 90 }]);
+      expect(
+        (
+          await fx.client
+            .from('books')
+            .select('id')
+            .eq('id', 90)
+            .or(`title.eq."${title.replace(/["\\]/g, '\\$&')}"`)
+        ).data,
+      ).toEqual([{ id: 90 }]);
       await fx.client.from('books').delete().eq('id', 90);
       expect(await fx.checksum()).toEqual(baseline);
     });
 
     it('ignores unknown Prefer parts and odd Range headers instead of passing them anywhere', async () => {
-      const r = await fx.http('GET', '/genres?select=id&order=id', { headers: { Prefer: 'count=exact; DROP TABLE genres, return=minimal--', Range: '0-1; DROP TABLE genres' } });
+      const r = await fx.http('GET', '/genres?select=id&order=id', {
+        headers: { Prefer: 'count=exact; DROP TABLE genres, return=minimal--', Range: '0-1; DROP TABLE genres' },
+      });
       expect(r.status).toBe(200);
       expect(r.json).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
       expect(r.headers.get('content-range')).toBe('0-3/4');

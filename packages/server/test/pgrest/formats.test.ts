@@ -17,18 +17,28 @@ describe.each(testDrivers())('/api/db formats ($name)', (driver) => {
       const r = await fx.client.from('authors').select('id,name').eq('id', 3).single();
       expect(r.error).toBeNull();
       expect(r.data).toEqual({ id: 3, name: "Flann O'Brien" });
-      const raw = await fx.http('GET', '/authors?select=id&id=eq.3', { headers: { Accept: 'application/vnd.pgrst.object+json' } });
+      const raw = await fx.http('GET', '/authors?select=id&id=eq.3', {
+        headers: { Accept: 'application/vnd.pgrst.object+json' },
+      });
       expect(raw.headers.get('content-type')).toContain('application/vnd.pgrst.object+json');
       expect(raw.json).toEqual({ id: 3 });
-      const short = await fx.http('GET', '/authors?select=id&id=eq.3', { headers: { Accept: 'application/vnd.pgrst.object' } });
+      const short = await fx.http('GET', '/authors?select=id&id=eq.3', {
+        headers: { Accept: 'application/vnd.pgrst.object' },
+      });
       expect(short.json).toEqual({ id: 3 });
     });
 
     it('answers 406 PGRST116 for no row or several rows', async () => {
       const none = await fx.client.from('authors').select('id').eq('id', 99).single();
       expect(none.status).toBe(406);
-      expect(none.error).toMatchObject({ code: 'PGRST116', message: 'JSON object requested, multiple (or no) rows returned', details: 'The result contains 0 rows' });
-      const many = await fx.http('GET', '/authors?select=id', { headers: { Accept: 'application/vnd.pgrst.object+json' } });
+      expect(none.error).toMatchObject({
+        code: 'PGRST116',
+        message: 'JSON object requested, multiple (or no) rows returned',
+        details: 'The result contains 0 rows',
+      });
+      const many = await fx.http('GET', '/authors?select=id', {
+        headers: { Accept: 'application/vnd.pgrst.object+json' },
+      });
       expect(many.status).toBe(406);
       expect(many.json).toMatchObject({ code: 'PGRST116', details: 'The result contains 4 rows' });
     });
@@ -42,7 +52,12 @@ describe.each(testDrivers())('/api/db formats ($name)', (driver) => {
 
   describe('CSV (Accept: text/csv)', () => {
     it('answers a header row and one line per row, quoting what needs quoting', async () => {
-      const r = await fx.client.from('books').select('id,title,tags,price,summary').in('id', [3, 5, 6]).order('id').csv();
+      const r = await fx.client
+        .from('books')
+        .select('id,title,tags,price,summary')
+        .in('id', [3, 5, 6])
+        .order('id')
+        .csv();
       expect(r.error).toBeNull();
       expect(r.data).toBe(
         [
@@ -58,7 +73,9 @@ describe.each(testDrivers())('/api/db formats ($name)', (driver) => {
     });
 
     it('honours Range and counts in CSV too', async () => {
-      const r = await fx.http('GET', '/numbers?select=n&order=n', { headers: { Accept: 'text/csv', Range: '0-2', Prefer: 'count=exact' } });
+      const r = await fx.http('GET', '/numbers?select=n&order=n', {
+        headers: { Accept: 'text/csv', Range: '0-2', Prefer: 'count=exact' },
+      });
       expect(r.status).toBe(206);
       expect(r.headers.get('content-range')).toBe('0-2/120');
       expect(r.text).toBe('n\n1\n2\n3');
@@ -67,12 +84,20 @@ describe.each(testDrivers())('/api/db formats ($name)', (driver) => {
 
   describe('negotiation', () => {
     it('answers JSON for */*, application/json or no Accept, and takes the first supported type of a list', async () => {
-      for (const accept of [undefined, '*/*', 'application/json', 'application/json; charset=utf-8', 'text/html, */*;q=0.1']) {
+      for (const accept of [
+        undefined,
+        '*/*',
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/html, */*;q=0.1',
+      ]) {
         const r = await fx.http('GET', '/genres?select=id&id=eq.1', { headers: accept ? { Accept: accept } : {} });
         expect(r.status, accept).toBe(200);
         expect(r.json, accept).toEqual([{ id: 1 }]);
       }
-      const csvFirst = await fx.http('GET', '/genres?select=id&id=eq.1', { headers: { Accept: 'text/csv, application/json' } });
+      const csvFirst = await fx.http('GET', '/genres?select=id&id=eq.1', {
+        headers: { Accept: 'text/csv, application/json' },
+      });
       expect(csvFirst.text).toBe('id\n1');
     });
 

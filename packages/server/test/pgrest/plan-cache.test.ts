@@ -30,8 +30,14 @@ const SAME_SHAPE: [string, string, string?][] = [
   ['books?limit=5&offset=2', 'books?limit=7&offset=9'],
   ['books?limit=5', 'books?limit=1000'],
   ['books?meta->>format=eq.paper', 'books?meta->>format=eq.cloth'],
-  ['books?select=id,author:authors!books_author_id_fkey(name,country)&author.country=eq.GB&order=id', 'books?select=id,author:authors!books_author_id_fkey(name,country)&author.country=eq.US&order=id'],
-  ['authors?select=name,books!books_author_id_fkey(title,reviews(stars))&books.reviews.stars=gte.4&books.order=title&books.limit=2', 'authors?select=name,books!books_author_id_fkey(title,reviews(stars))&books.reviews.stars=gte.1&books.order=title&books.limit=2'],
+  [
+    'books?select=id,author:authors!books_author_id_fkey(name,country)&author.country=eq.GB&order=id',
+    'books?select=id,author:authors!books_author_id_fkey(name,country)&author.country=eq.US&order=id',
+  ],
+  [
+    'authors?select=name,books!books_author_id_fkey(title,reviews(stars))&books.reviews.stars=gte.4&books.order=title&books.limit=2',
+    'authors?select=name,books!books_author_id_fkey(title,reviews(stars))&books.reviews.stars=gte.1&books.order=title&books.limit=2',
+  ],
   ['book_cards?id=eq.1&select=*', 'book_cards?id=eq.2&select=*'],
   ['books?or=(id.eq.1,id.eq.2)&id=gt.0', 'books?or=(id.eq.1,id.eq.2)&id=gt.1'],
 ];
@@ -80,7 +86,12 @@ describe.each(testDrivers())('/api/db plan cache ($name)', (driver) => {
     const { table, pairs } = split(url);
     const c = ctx();
     const plan = planRead(c, table, interpret(pairs), parsePrefer(prefer), parseRange(rangeHeader));
-    return { sql: plan.statements[0].sql, params: plan.statements[0].params, offset: plan.offset, touched: [...c.touched].sort() };
+    return {
+      sql: plan.statements[0].sql,
+      params: plan.statements[0].params,
+      offset: plan.offset,
+      touched: [...c.touched].sort(),
+    };
   };
 
   it.each(SAME_SHAPE)('shares one plan: %s and %s', (first, second, differs) => {
@@ -102,7 +113,12 @@ describe.each(testDrivers())('/api/db plan cache ($name)', (driver) => {
     const cached = cache.plan(shapeB, b.pairs, touched)!;
     expect(cached).toBeDefined();
     const want = fresh(second);
-    expect({ sql: cached.statements[0].sql, params: cached.statements[0].params, offset: cached.offset, touched: [...touched].sort() }).toEqual(want);
+    expect({
+      sql: cached.statements[0].sql,
+      params: cached.statements[0].params,
+      offset: cached.offset,
+      touched: [...touched].sort(),
+    }).toEqual(want);
   });
 
   it.each(OTHER_SHAPE)('keeps %s and %s apart', (first, second) => {
@@ -130,7 +146,11 @@ describe.each(testDrivers())('/api/db plan cache ($name)', (driver) => {
       expect(shape.key).toBe(shape1.key);
       const plan = cache.plan(shape, b.pairs, new Set())!;
       const want = fresh(url, 'count=exact', range);
-      expect({ sql: plan.statements[0].sql, params: plan.statements[0].params, offset: plan.offset }).toEqual({ sql: want.sql, params: want.params, offset: want.offset });
+      expect({ sql: plan.statements[0].sql, params: plan.statements[0].params, offset: plan.offset }).toEqual({
+        sql: want.sql,
+        params: want.params,
+        offset: want.offset,
+      });
     }
     // without a count, or without an offset, the SQL differs
     expect(cache.shapeOf(a.table, a.pairs, {}, parseRange('2-4'), ROW_CAP)!.key).not.toBe(shape1.key);
@@ -159,9 +179,12 @@ describe.each(testDrivers())('/api/db plan cache ($name)', (driver) => {
     }
     // the RBAC hook still sees the table and the embed on every request
     expect(fx.authorized).toEqual([
-      ['books', 'read'], ['authors', 'read'],
-      ['books', 'read'], ['authors', 'read'],
-      ['books', 'read'], ['authors', 'read'],
+      ['books', 'read'],
+      ['authors', 'read'],
+      ['books', 'read'],
+      ['authors', 'read'],
+      ['books', 'read'],
+      ['authors', 'read'],
     ]);
     const denied = await fx.http('GET', url(2), { headers: { 'x-deny': 'authors' } });
     expect(denied.status).toBe(403);

@@ -19,7 +19,15 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
     it('returns every column for * and the listed ones otherwise', async () => {
       const all = await fx.client.from('authors').select('*').eq('id', 1);
       expect(all.error).toBeNull();
-      expect(Object.keys(all.data![0]).sort()).toEqual(['active', 'born', 'country', 'id', 'name', 'profile', 'rating']);
+      expect(Object.keys(all.data![0]).sort()).toEqual([
+        'active',
+        'born',
+        'country',
+        'id',
+        'name',
+        'profile',
+        'rating',
+      ]);
       const some = await fx.client.from('authors').select('id,name').order('id');
       expect(some.data).toEqual([
         { id: 1, name: 'Ursula K. Le Guin' },
@@ -30,34 +38,57 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
     });
 
     it('renames with alias:col and converts with col::cast', async () => {
-      const { data, error } = await fx.client.from('books').select('book:title, pages_text:pages::text, price::text, id').eq('id', 1);
+      const { data, error } = await fx.client
+        .from('books')
+        .select('book:title, pages_text:pages::text, price::text, id')
+        .eq('id', 1);
       expect(error).toBeNull();
       expect(data).toEqual([{ book: 'A Wizard of Earthsea', pages_text: '183', price: '12.50', id: 1 }]);
     });
 
     it('reads JSON paths with -> (json) and ->> (text), named after the last key unless aliased', async () => {
-      const { data } = await fx.client.from('books').select('id, meta->format, fmt:meta->>format, width:meta->dims->w, meta->dims->>h').in('id', [1, 3]).order('id');
+      const { data } = await fx.client
+        .from('books')
+        .select('id, meta->format, fmt:meta->>format, width:meta->dims->w, meta->dims->>h')
+        .in('id', [1, 3])
+        .order('id');
       expect(data).toEqual([
         { id: 1, format: 'hardcover', fmt: 'hardcover', width: 15, h: '23' },
         { id: 3, format: 'paperback', fmt: 'paperback', width: null, h: null },
       ]);
       // array elements by index, and a cast on a path
-      const langs = await fx.client.from('authors').select('id, first:profile->langs->>0, hugo:profile->awards->hugo::int').eq('id', 1);
+      const langs = await fx.client
+        .from('authors')
+        .select('id, first:profile->langs->>0, hugo:profile->awards->hugo::int')
+        .eq('id', 1);
       expect(langs.data).toEqual([{ id: 1, first: 'en', hugo: 5 }]);
     });
 
     it('takes double-quoted JSON keys holding dots, slashes, dashes or digits', async () => {
       const key = enc('meta->>"k8s.io/part-of"');
-      expect((await fx.http('GET', `/books?select=id,part:${key},seven:${enc('meta->>"7"')}&${key}=eq.hainish`)).json).toEqual([{ id: 2, part: 'hainish', seven: 'seven' }]);
-      const or = await fx.client.from('books').select('id').or('meta->>"k8s.io/part-of".eq.hainish,id.eq.1').order('id');
+      expect(
+        (await fx.http('GET', `/books?select=id,part:${key},seven:${enc('meta->>"7"')}&${key}=eq.hainish`)).json,
+      ).toEqual([{ id: 2, part: 'hainish', seven: 'seven' }]);
+      const or = await fx.client
+        .from('books')
+        .select('id')
+        .or('meta->>"k8s.io/part-of".eq.hainish,id.eq.1')
+        .order('id');
       expect(or.data).toEqual([{ id: 1 }, { id: 2 }]);
-      const ordered = await fx.http('GET', `/books?select=id&order=${enc('meta->>"k8s.io/part-of".desc.nullslast,id')}&limit=3`);
+      const ordered = await fx.http(
+        'GET',
+        `/books?select=id&order=${enc('meta->>"k8s.io/part-of".desc.nullslast,id')}&limit=3`,
+      );
       expect(ordered.json).toEqual([{ id: 2 }, { id: 1 }, { id: 3 }]);
       expect((await fx.http('GET', `/books?select=id&${enc('meta->>"unterminated')}=eq.1`)).status).toBe(400);
     });
 
     it('returns arrays, jsonb, ranges and numerics in their JSON form', async () => {
-      const { data } = await fx.client.from('books').select('tags, meta, on_sale, price, published').eq('id', 1).single();
+      const { data } = await fx.client
+        .from('books')
+        .select('tags, meta, on_sale, price, published')
+        .eq('id', 1)
+        .single();
       expect(data).toEqual({
         tags: ['fantasy', 'classic'],
         meta: { format: 'hardcover', dims: { w: 15, h: 23 }, isbn: '111' },
@@ -70,7 +101,11 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
     it('reads views like tables', async () => {
       const { data } = await fx.client.from('book_cards').select('id,title').order('id');
       expect(ids(data)).toEqual([1, 2, 3, 5]);
-      const stats = await fx.client.from('author_stats').select('name,book_count').order('book_count', { ascending: false }).order('name');
+      const stats = await fx.client
+        .from('author_stats')
+        .select('name,book_count')
+        .order('book_count', { ascending: false })
+        .order('name');
       expect(stats.data).toEqual([
         { name: 'Terry Pratchett', book_count: 2 },
         { name: 'Ursula K. Le Guin', book_count: 2 },
@@ -101,12 +136,16 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
       expect(ids((await fx.client.from('books').select('id').like('title', 'the%')).data)).toEqual([]);
       expect(ids((await fx.client.from('books').select('id').ilike('title', 'the*')).data)).toEqual([2, 5]);
       expect(ids((await fx.client.from('books').select('id').regexMatch('title', '^[AS]')).data)).toEqual([1, 4]);
-      expect(ids((await fx.client.from('books').select('id').regexIMatch('title', 'DARK|police')).data)).toEqual([2, 5]);
+      expect(ids((await fx.client.from('books').select('id').regexIMatch('title', 'DARK|police')).data)).toEqual([
+        2, 5,
+      ]);
     });
 
     it('applies any/all modifiers to eq, like, ilike and comparisons', async () => {
       expect(ids((await fx.client.from('books').select('id').likeAnyOf('title', ['A*', 'S*'])).data)).toEqual([1, 4]);
-      expect(ids((await fx.client.from('books').select('id').ilikeAllOf('title', ['*the*', '*left*'])).data)).toEqual([2]);
+      expect(ids((await fx.client.from('books').select('id').ilikeAllOf('title', ['*the*', '*left*'])).data)).toEqual([
+        2,
+      ]);
       const eqAny = await fx.http('GET', `/books?select=id&id=eq(any).${enc('{2,4,99}')}&order=id`);
       expect(eqAny.json).toEqual([{ id: 2 }, { id: 4 }]);
       const gtAll = await fx.http('GET', `/books?select=id&pages=gt(all).${enc('{199,250}')}&order=id`);
@@ -115,7 +154,9 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
 
     it('takes lists with in, quoted items keeping their commas', async () => {
       expect(ids((await fx.client.from('books').select('id').in('id', [1, 3, 5])).data)).toEqual([1, 3, 5]);
-      expect(ids((await fx.client.from('books').select('id').in('title', ['Untitled, draft', 'Small Gods'])).data)).toEqual([4, 6]);
+      expect(
+        ids((await fx.client.from('books').select('id').in('title', ['Untitled, draft', 'Small Gods'])).data),
+      ).toEqual([4, 6]);
       const raw = await fx.http('GET', `/books?select=id&title=in.${enc('("Untitled, draft","Small Gods")')}&order=id`);
       expect(raw.json).toEqual([{ id: 4 }, { id: 6 }]);
       expect((await fx.client.from('books').select('id').in('id', [])).data).toEqual([]);
@@ -125,7 +166,11 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
       expect(ids((await fx.client.from('books').select('id').is('price', null)).data)).toEqual([4, 6]);
       expect(ids((await fx.client.from('books').select('id').not('editor_id', 'is', null)).data)).toEqual([1, 3]);
       expect((await fx.client.from('authors').select('id').is('active', false)).data).toEqual([{ id: 2 }]);
-      expect((await fx.client.from('authors').select('id').is('active', true).order('id')).data).toEqual([{ id: 1 }, { id: 3 }, { id: 4 }]);
+      expect((await fx.client.from('authors').select('id').is('active', true).order('id')).data).toEqual([
+        { id: 1 },
+        { id: 3 },
+        { id: 4 },
+      ]);
       const unknown = await fx.http('GET', '/authors?select=id&country=is.unknown');
       expect(unknown.status).toBe(400); // unknown applies to booleans only
       // isdistinct: null is distinct from 'US', unlike neq
@@ -134,18 +179,37 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
     });
 
     it('compares arrays with cs cd ov', async () => {
-      expect(ids((await fx.client.from('books').select('id').contains('tags', ['fantasy', 'humour'])).data)).toEqual([3, 4]);
-      expect(ids((await fx.client.from('books').select('id').containedBy('tags', ['fantasy', 'classic', 'scifi'])).data)).toEqual([1, 2, 6]);
-      expect(ids((await fx.client.from('books').select('id').overlaps('tags', ['scifi', 'absurdist'])).data)).toEqual([2, 5]);
+      expect(ids((await fx.client.from('books').select('id').contains('tags', ['fantasy', 'humour'])).data)).toEqual([
+        3, 4,
+      ]);
+      expect(
+        ids((await fx.client.from('books').select('id').containedBy('tags', ['fantasy', 'classic', 'scifi'])).data),
+      ).toEqual([1, 2, 6]);
+      expect(ids((await fx.client.from('books').select('id').overlaps('tags', ['scifi', 'absurdist'])).data)).toEqual([
+        2, 5,
+      ]);
       // ov also takes the (a,b) list form
       const paren = await fx.http('GET', `/books?select=id&tags=ov.${enc('(religion,classic)')}&order=id`);
       expect(paren.json).toEqual([{ id: 1 }, { id: 2 }, { id: 4 }]);
     });
 
     it('compares jsonb with cs and cd', async () => {
-      expect(ids((await fx.client.from('books').select('id').contains('meta', { format: 'hardcover' })).data)).toEqual([1, 5]);
-      expect(ids((await fx.client.from('authors').select('id').contains('profile', { langs: ['ga'] })).data)).toEqual([3]);
-      expect(ids((await fx.client.from('books').select('id').containedBy('meta', { format: 'paperback', extra: 1 })).data)).toEqual([3, 6]);
+      expect(ids((await fx.client.from('books').select('id').contains('meta', { format: 'hardcover' })).data)).toEqual([
+        1, 5,
+      ]);
+      expect(
+        ids(
+          (
+            await fx.client
+              .from('authors')
+              .select('id')
+              .contains('profile', { langs: ['ga'] })
+          ).data,
+        ),
+      ).toEqual([3]);
+      expect(
+        ids((await fx.client.from('books').select('id').containedBy('meta', { format: 'paperback', extra: 1 })).data),
+      ).toEqual([3, 6]);
     });
 
     it('compares ranges with cs cd ov sl sr nxl nxr adj', async () => {
@@ -166,10 +230,25 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
       const q = () => fx.client.from('books').select('id');
       expect(ids((await q().textSearch('search', 'wizard & shadow')).data)).toEqual([1]);
       expect(ids((await q().textSearch('search', 'dragon | tortoise')).data)).toEqual([3, 4]);
-      expect(ids((await q().textSearch('search', 'young wizards', { type: 'plain', config: 'english' })).data)).toEqual([1]);
-      expect(ids((await q().textSearch('search', 'night watch', { type: 'phrase', config: 'english' })).data)).toEqual([3]);
-      expect(ids((await q().textSearch('search', 'watch night', { type: 'phrase', config: 'english' })).data)).toEqual([]);
-      expect(ids((await q().textSearch('search', '"last believer" or bicycles -wizard', { type: 'websearch', config: 'english' })).data)).toEqual([4, 5]);
+      expect(ids((await q().textSearch('search', 'young wizards', { type: 'plain', config: 'english' })).data)).toEqual(
+        [1],
+      );
+      expect(ids((await q().textSearch('search', 'night watch', { type: 'phrase', config: 'english' })).data)).toEqual([
+        3,
+      ]);
+      expect(ids((await q().textSearch('search', 'watch night', { type: 'phrase', config: 'english' })).data)).toEqual(
+        [],
+      );
+      expect(
+        ids(
+          (
+            await q().textSearch('search', '"last believer" or bicycles -wizard', {
+              type: 'websearch',
+              config: 'english',
+            })
+          ).data,
+        ),
+      ).toEqual([4, 5]);
       expect(ids((await q().textSearch('summary', 'planets', { config: 'english' })).data)).toEqual([2]);
       const bad = await fx.http('GET', `/books?select=id&search=fts(klingon).${enc('dragon')}`);
       expect(bad.status).toBe(400);
@@ -177,22 +256,34 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
 
     it('negates any operator with not.', async () => {
       expect(ids((await fx.client.from('books').select('id').not('id', 'in', '(1,2,3)')).data)).toEqual([4, 5, 6]);
-      expect(ids((await fx.client.from('books').select('id').notIn('title', ['Small Gods', 'Untitled, draft'])).data)).toEqual([1, 2, 3, 5]);
-      expect(ids((await fx.client.from('books').select('id').not('title', 'ilike', '*the*')).data)).toEqual([1, 3, 4, 6]);
+      expect(
+        ids((await fx.client.from('books').select('id').notIn('title', ['Small Gods', 'Untitled, draft'])).data),
+      ).toEqual([1, 2, 3, 5]);
+      expect(ids((await fx.client.from('books').select('id').not('title', 'ilike', '*the*')).data)).toEqual([
+        1, 3, 4, 6,
+      ]);
       expect(ids((await fx.client.from('books').select('id').not('tags', 'cs', '{fantasy}')).data)).toEqual([2, 5, 6]);
-      expect(ids((await fx.client.from('books').select('id').not('search', 'fts', 'wizard')).data)).toEqual([2, 3, 4, 5, 6]);
+      expect(ids((await fx.client.from('books').select('id').not('search', 'fts', 'wizard')).data)).toEqual([
+        2, 3, 4, 5, 6,
+      ]);
     });
 
     it('combines with or=() and and=(), nested and negated', async () => {
       expect(ids((await fx.client.from('books').select('id').or('pages.lt.200,price.gt.14')).data)).toEqual([1, 5]);
       const nested = await fx.client.from('books').select('id').or('id.eq.6,and(author_id.eq.2,pages.gt.280)');
       expect(ids(nested.data)).toEqual([3, 6]);
-      const deep = await fx.http('GET', `/books?select=id&and=${enc('(status.eq.published,or(tags.cs.{humour},not.and(pages.gt.190,pages.lt.300)))')}&order=id`);
+      const deep = await fx.http(
+        'GET',
+        `/books?select=id&and=${enc('(status.eq.published,or(tags.cs.{humour},not.and(pages.gt.190,pages.lt.300)))')}&order=id`,
+      );
       expect(deep.json).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
       const notOr = await fx.http('GET', `/books?select=id&not.or=${enc('(status.eq.draft,pages.gt.250)')}&order=id`);
       expect(notOr.json).toEqual([{ id: 1 }, { id: 5 }]);
       // quoted values inside or=()
-      const quoted = await fx.client.from('books').select('id').or('title.eq."Untitled, draft",title.in.("Small Gods","Nope")');
+      const quoted = await fx.client
+        .from('books')
+        .select('id')
+        .or('title.eq."Untitled, draft",title.in.("Small Gods","Nope")');
       expect(ids(quoted.data)).toEqual([4, 6]);
       // braces (array literals) inside or=() keep their commas
       const braces = await fx.client.from('books').select('id').or('tags.cs.{fantasy,humour},tags.cd.{scifi,classic}');
@@ -204,7 +295,9 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
       expect(ids((await fx.client.from('books').select('id').gt('meta->dims->w', 12)).data)).toEqual([1]);
       expect(ids((await fx.client.from('books').select('id').ilike('meta->>format', 'HARD*')).data)).toEqual([1, 5]);
       expect(ids((await fx.client.from('authors').select('id').eq('profile->awards->>hugo', '5')).data)).toEqual([1]);
-      expect(ids((await fx.client.from('books').select('id').or('meta->>format.eq.hardcover,meta->>isbn.eq.111')).data)).toEqual([1, 5]);
+      expect(
+        ids((await fx.client.from('books').select('id').or('meta->>format.eq.hardcover,meta->>isbn.eq.111')).data),
+      ).toEqual([1, 5]);
     });
 
     it('ANDs repeated filters on one column', async () => {
@@ -246,7 +339,12 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
     });
 
     it('is reachable from postgrest-js through .filter(col, "filter", value)', async () => {
-      const { data, error } = await fx.client.from('books').select('id').filter('status', 'filter', '!draft').filter('title', 'filter', 'the*,a*').order('id');
+      const { data, error } = await fx.client
+        .from('books')
+        .select('id')
+        .filter('status', 'filter', '!draft')
+        .filter('title', 'filter', 'the*,a*')
+        .order('id');
       expect(error).toBeNull();
       expect(data).toEqual([{ id: 1 }, { id: 2 }, { id: 5 }]);
     });
@@ -268,12 +366,19 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
       expect((r.json as { id: number }[]).map((x) => x.id)).toEqual([5, 1, 2, 3, 4, 6]);
       const first = await fx.http('GET', '/books?select=id&order=price.asc.nullsfirst,id.desc');
       expect((first.json as { id: number }[]).map((x) => x.id)).toEqual([6, 4, 3, 2, 1, 5]);
-      const viaClient = await fx.client.from('books').select('id').order('pages', { ascending: false, nullsFirst: true }).order('id');
+      const viaClient = await fx.client
+        .from('books')
+        .select('id')
+        .order('pages', { ascending: false, nullsFirst: true })
+        .order('id');
       expect(viaClient.data!.map((x) => x.id)).toEqual([6, 2, 3, 4, 5, 1]);
     });
 
     it('orders by a JSON path', async () => {
-      const r = await fx.http('GET', `/books?select=id&meta->>format=not.is.null&order=${enc('meta->>format.desc,id.desc')}`);
+      const r = await fx.http(
+        'GET',
+        `/books?select=id&meta->>format=not.is.null&order=${enc('meta->>format.desc,id.desc')}`,
+      );
       expect((r.json as { id: number }[]).map((x) => x.id)).toEqual([3, 2, 5, 1]);
     });
   });
@@ -289,7 +394,9 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
     });
 
     it('pages with the Range header and answers 206 with Content-Range when a count shows more', async () => {
-      const r = await fx.http('GET', '/numbers?select=n&order=n', { headers: { Range: '0-24', 'Range-Unit': 'items', Prefer: 'count=exact' } });
+      const r = await fx.http('GET', '/numbers?select=n&order=n', {
+        headers: { Range: '0-24', 'Range-Unit': 'items', Prefer: 'count=exact' },
+      });
       expect(r.status).toBe(206);
       expect(r.headers.get('content-range')).toBe('0-24/120');
       expect((r.json as unknown[]).length).toBe(25);
@@ -356,10 +463,14 @@ describe.each(testDrivers())('/api/db reads ($name)', (driver) => {
   describe('schema cache', () => {
     it('finds a relation created at run time once the schema is reloaded', async () => {
       expect((await fx.http('GET', '/late_table')).status).toBe(404);
-      await fx.db.exec('CREATE TABLE late_table (id integer PRIMARY KEY, author_id integer REFERENCES authors (id)); INSERT INTO late_table VALUES (1, 3);');
+      await fx.db.exec(
+        'CREATE TABLE late_table (id integer PRIMARY KEY, author_id integer REFERENCES authors (id)); INSERT INTO late_table VALUES (1, 3);',
+      );
       try {
         await fx.reloadSchema();
-        expect((await fx.http('GET', '/late_table?select=id,authors(name)')).json).toEqual([{ id: 1, authors: { name: "Flann O'Brien" } }]);
+        expect((await fx.http('GET', '/late_table?select=id,authors(name)')).json).toEqual([
+          { id: 1, authors: { name: "Flann O'Brien" } },
+        ]);
       } finally {
         await fx.db.exec('DROP TABLE late_table');
         await fx.reloadSchema();

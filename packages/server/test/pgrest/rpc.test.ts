@@ -50,9 +50,17 @@ describe.each(testDrivers())('/api/db/rpc ($name)', (driver) => {
     ]);
     const filtered = await fx.client.rpc('books_by_author', { author: 2 }).select('id').gt('pages', 280);
     expect(filtered.data).toEqual([{ id: 3 }]);
-    const embedded = await fx.client.rpc('books_by_author', { author: 1 }).select('id, reviews(stars)').order('id', { ascending: false }).order('stars', { referencedTable: 'reviews' }).limit(1);
+    const embedded = await fx.client
+      .rpc('books_by_author', { author: 1 })
+      .select('id, reviews(stars)')
+      .order('id', { ascending: false })
+      .order('stars', { referencedTable: 'reviews' })
+      .limit(1);
     expect(embedded.data).toEqual([{ id: 2, reviews: [] }]);
-    const viaGet = await fx.http('GET', `/rpc/books_by_author?author=1&select=id,author:authors!author_id(name)&order=id.desc&title=${enc('ilike.*earth*')}`);
+    const viaGet = await fx.http(
+      'GET',
+      `/rpc/books_by_author?author=1&select=id,author:authors!author_id(name)&order=id.desc&title=${enc('ilike.*earth*')}`,
+    );
     expect(viaGet.json).toEqual([{ id: 1, author: { name: 'Ursula K. Le Guin' } }]);
     const counted = await fx.client.rpc('books_by_author', { author: 1 }, { count: 'exact' }).select('id').limit(1);
     expect(counted.count).toBe(2);
@@ -63,7 +71,12 @@ describe.each(testDrivers())('/api/db/rpc ($name)', (driver) => {
   });
 
   it('returns a set of scalars as an array', async () => {
-    expect((await fx.client.rpc('author_names')).data).toEqual(['Ursula K. Le Guin', 'Terry Pratchett', "Flann O'Brien", 'Anonymous']);
+    expect((await fx.client.rpc('author_names')).data).toEqual([
+      'Ursula K. Le Guin',
+      'Terry Pratchett',
+      "Flann O'Brien",
+      'Anonymous',
+    ]);
   });
 
   it('returns a single composite as an object, and can write (needs write access)', async () => {
@@ -72,13 +85,19 @@ describe.each(testDrivers())('/api/db/rpc ($name)', (driver) => {
     expect(r.data).toMatchObject({ id: 4, name: 'Anonymous', rating: 3.5 });
     expect((await fx.db.query('SELECT rating FROM authors WHERE id = 4')).rows).toEqual([{ rating: '3.5' }]);
     expect(fx.authorized).toContainEqual(['rpc/rate_author', 'write']);
-    const denied = await fx.http('POST', '/rpc/rate_author', { headers: { ...json, 'x-deny': 'rpc/rate_author' }, body: '{"author":1,"score":1}' });
+    const denied = await fx.http('POST', '/rpc/rate_author', {
+      headers: { ...json, 'x-deny': 'rpc/rate_author' },
+      body: '{"author":1,"score":1}',
+    });
     expect(denied.status).toBe(403);
     expect((await fx.db.query('SELECT rating FROM authors WHERE id = 1')).rows).toEqual([{ rating: '4.8' }]);
   });
 
   it('names arguments by the IN parameters, and returns OUT parameters and TABLE columns as fields', async () => {
-    expect((await fx.client.rpc('split_name', { full_name: 'Terry Pratchett' })).data).toEqual({ first: 'Terry', last: 'Pratchett' });
+    expect((await fx.client.rpc('split_name', { full_name: 'Terry Pratchett' })).data).toEqual({
+      first: 'Terry',
+      last: 'Pratchett',
+    });
     const rows = await fx.client.rpc('search_books', { q: 'the' }, { get: true });
     expect(rows.data).toEqual([
       { id: 2, title: 'The Left Hand of Darkness' },
@@ -118,9 +137,24 @@ describe.each(testDrivers())('/api/db/rpc ($name)', (driver) => {
 
   it('maps SQLSTATEs raised by the database to PostgREST statuses', async () => {
     const cases: [string, number][] = [
-      ['23505', 409], ['23503', 409], ['42501', 403], ['42P01', 404], ['42883', 404], ['25006', 405],
-      ['P0001', 400], ['22023', 400], ['23514', 400], ['0A000', 400], ['42P10', 400], ['PT402', 402],
-      ['08006', 503], ['53100', 503], ['53400', 500], ['40001', 500], ['P0002', 500], ['XX000', 500],
+      ['23505', 409],
+      ['23503', 409],
+      ['42501', 403],
+      ['42P01', 404],
+      ['42883', 404],
+      ['25006', 405],
+      ['P0001', 400],
+      ['22023', 400],
+      ['23514', 400],
+      ['0A000', 400],
+      ['42P10', 400],
+      ['PT402', 402],
+      ['08006', 503],
+      ['53100', 503],
+      ['53400', 500],
+      ['40001', 500],
+      ['P0002', 500],
+      ['XX000', 500],
     ];
     for (const [code, status] of cases) {
       const r = await fx.client.rpc('fail_with', { code });
@@ -156,7 +190,10 @@ describe.each(testDrivers())('/api/db/rpc ($name)', (driver) => {
 
   it('answers 405 PGRST101 for methods other than GET and POST', async () => {
     for (const method of ['PUT', 'PATCH', 'DELETE']) {
-      const r = await fx.http(method, '/rpc/add_numbers?a=1&b=2', { headers: json, body: method === 'DELETE' ? undefined : '{}' });
+      const r = await fx.http(method, '/rpc/add_numbers?a=1&b=2', {
+        headers: json,
+        body: method === 'DELETE' ? undefined : '{}',
+      });
       expect(r.status, method).toBe(405);
       expect(r.json.code, method).toBe('PGRST101');
     }

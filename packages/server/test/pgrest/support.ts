@@ -18,7 +18,18 @@ import type { TestDriver } from '../support/db.ts';
 const schemaSql = readFileSync(new URL('./fixture.sql', import.meta.url), 'utf8');
 const seedSql = readFileSync(new URL('./seed.sql', import.meta.url), 'utf8');
 
-const FIXTURE_TABLES = ['authors', 'books', 'genres', 'book_genres', 'reviews', 'hidden_notes', 'numbers', 'vaults', 'counters', 'topics'];
+const FIXTURE_TABLES = [
+  'authors',
+  'books',
+  'genres',
+  'book_genres',
+  'reviews',
+  'hidden_notes',
+  'numbers',
+  'vaults',
+  'counters',
+  'topics',
+];
 
 /** Small on purpose, so the cap is observable with the 120-row `numbers` table. */
 export const ROW_CAP = 50;

@@ -16,7 +16,8 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
     fx.authorized.length = 0;
   });
 
-  const row = async (sql: string, params: unknown[] = []) => (await fx.db.query<Record<string, unknown>>(sql, params)).rows;
+  const row = async (sql: string, params: unknown[] = []) =>
+    (await fx.db.query<Record<string, unknown>>(sql, params)).rows;
   const json = { 'Content-Type': 'application/json' };
 
   describe('POST', () => {
@@ -30,15 +31,38 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
     });
 
     it('returns the inserted rows with return=representation, shaped by select (embeds included)', async () => {
-      const r = await fx.client.from('books').insert({ id: 20, title: 'Mort', author_id: 2, tags: ['fantasy'], meta: { format: 'ebook' } }).select('id, title, tags, meta, status, author:authors!author_id(name)').single();
+      const r = await fx.client
+        .from('books')
+        .insert({ id: 20, title: 'Mort', author_id: 2, tags: ['fantasy'], meta: { format: 'ebook' } })
+        .select('id, title, tags, meta, status, author:authors!author_id(name)')
+        .single();
       expect(r.error).toBeNull();
       expect(r.status).toBe(201);
-      expect(r.data).toEqual({ id: 20, title: 'Mort', tags: ['fantasy'], meta: { format: 'ebook' }, status: 'draft', author: { name: 'Terry Pratchett' } });
-      expect(fx.authorized).toEqual(expect.arrayContaining([['books', 'write'], ['authors', 'read']]));
+      expect(r.data).toEqual({
+        id: 20,
+        title: 'Mort',
+        tags: ['fantasy'],
+        meta: { format: 'ebook' },
+        status: 'draft',
+        author: { name: 'Terry Pratchett' },
+      });
+      expect(fx.authorized).toEqual(
+        expect.arrayContaining([
+          ['books', 'write'],
+          ['authors', 'read'],
+        ]),
+      );
     });
 
     it('inserts an array in one statement and returns every row', async () => {
-      const r = await fx.client.from('genres').insert([{ id: 11, name: 'poetry' }, { id: 12, name: 'essays' }]).select('id,name').order('id');
+      const r = await fx.client
+        .from('genres')
+        .insert([
+          { id: 11, name: 'poetry' },
+          { id: 12, name: 'essays' },
+        ])
+        .select('id,name')
+        .order('id');
       expect(r.error).toBeNull();
       expect(r.data).toEqual([
         { id: 11, name: 'poetry' },
@@ -47,7 +71,10 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
     });
 
     it('is all or nothing: one bad row in a bulk insert inserts none', async () => {
-      const r = await fx.client.from('genres').insert([{ id: 13, name: 'drama' }, { id: 1, name: 'duplicate id' }]);
+      const r = await fx.client.from('genres').insert([
+        { id: 13, name: 'drama' },
+        { id: 1, name: 'duplicate id' },
+      ]);
       expect(r.status).toBe(409);
       expect(r.error?.code).toBe('23505');
       expect(await row('SELECT count(*)::int AS n FROM genres')).toEqual([{ n: 4 }]);
@@ -65,7 +92,13 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
         { label: 'gamma', n: 7, note: 'none' },
       ]);
       // default behaviour: a key missing from one object of the array is NULL for that row
-      const nulls = await fx.client.from('counters').insert([{ label: 'eps', note: 'x' }, { label: 'zeta', n: 1 }]).select('label,n,note');
+      const nulls = await fx.client
+        .from('counters')
+        .insert([
+          { label: 'eps', note: 'x' },
+          { label: 'zeta', n: 1 },
+        ])
+        .select('label,n,note');
       expect(nulls.status).toBe(400);
       expect(nulls.error?.code).toBe('23502'); // n is NOT NULL: the absent n of 'eps' was sent as null
       expect(await row(`SELECT count(*)::int AS n FROM counters WHERE label IN ('eps', 'zeta')`)).toEqual([{ n: 0 }]);
@@ -78,7 +111,10 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
       });
       expect(r.status, r.text).toBe(201);
       expect(r.json).toMatchObject([{ label: 'eta', n: 7, note: 'kept' }]);
-      const bad = await fx.http('POST', '/counters?columns=label,nope', { headers: json, body: JSON.stringify({ label: 'theta' }) });
+      const bad = await fx.http('POST', '/counters?columns=label,nope', {
+        headers: json,
+        body: JSON.stringify({ label: 'theta' }),
+      });
       expect(bad.status).toBe(400);
       expect(bad.json.code).toBe('PGRST204');
     });
@@ -86,7 +122,10 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
     it('answers 400 PGRST204 for a body key that is not a column', async () => {
       const r = await fx.client.from('genres').insert({ id: 14, name: 'x', colour: 'red' });
       expect(r.status).toBe(400);
-      expect(r.error).toMatchObject({ code: 'PGRST204', message: "Could not find the 'colour' column of 'genres' in the schema cache" });
+      expect(r.error).toMatchObject({
+        code: 'PGRST204',
+        message: "Could not find the 'colour' column of 'genres' in the schema cache",
+      });
     });
 
     it('maps constraint violations: unique and foreign key 409, not-null, check and bad input 400', async () => {
@@ -119,7 +158,10 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
     });
 
     it('return=headers-only answers 201 with a Location built from the primary key', async () => {
-      const r = await fx.http('POST', '/book_genres', { headers: { ...json, Prefer: 'return=headers-only' }, body: JSON.stringify({ book_id: 6, genre_id: 2 }) });
+      const r = await fx.http('POST', '/book_genres', {
+        headers: { ...json, Prefer: 'return=headers-only' },
+        body: JSON.stringify({ book_id: 6, genre_id: 2 }),
+      });
       expect(r.status).toBe(201);
       expect(r.text).toBe('');
       expect(r.headers.get('location')).toBe('/book_genres?book_id=eq.6&genre_id=eq.2');
@@ -148,7 +190,10 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
 
     it('refuses writes to read-only views with 405', async () => {
       for (const method of ['POST', 'PATCH', 'DELETE']) {
-        const r = await fx.http(method, '/book_cards?id=eq.1', { headers: json, body: method === 'DELETE' ? undefined : '{"title":"x"}' });
+        const r = await fx.http(method, '/book_cards?id=eq.1', {
+          headers: json,
+          body: method === 'DELETE' ? undefined : '{"title":"x"}',
+        });
         expect(r.status, method).toBe(405);
         expect(r.json.code, method).toBe('PGRST117');
       }
@@ -157,7 +202,14 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
 
   describe('upsert (resolution=merge-duplicates | ignore-duplicates, on_conflict)', () => {
     it('merges on the primary key by default', async () => {
-      const r = await fx.client.from('genres').upsert([{ id: 1, name: 'high fantasy' }, { id: 15, name: 'satire' }]).select('id,name').order('id');
+      const r = await fx.client
+        .from('genres')
+        .upsert([
+          { id: 1, name: 'high fantasy' },
+          { id: 15, name: 'satire' },
+        ])
+        .select('id,name')
+        .order('id');
       expect(r.error).toBeNull();
       expect(r.data).toEqual([
         { id: 1, name: 'high fantasy' },
@@ -167,21 +219,37 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
     });
 
     it('merges on a unique column named by on_conflict', async () => {
-      const r = await fx.client.from('counters').upsert({ label: 'alpha', n: 100 }, { onConflict: 'label' }).select('label,n');
+      const r = await fx.client
+        .from('counters')
+        .upsert({ label: 'alpha', n: 100 }, { onConflict: 'label' })
+        .select('label,n');
       expect(r.error).toBeNull();
       expect(r.data).toEqual([{ label: 'alpha', n: 100 }]);
       expect(await row(`SELECT n FROM counters WHERE label = 'alpha'`)).toEqual([{ n: 100 }]);
     });
 
     it('ignore-duplicates leaves existing rows alone and returns only the inserted ones', async () => {
-      const r = await fx.client.from('genres').upsert([{ id: 2, name: 'changed?' }, { id: 16, name: 'westerns' }], { ignoreDuplicates: true }).select('id,name');
+      const r = await fx.client
+        .from('genres')
+        .upsert(
+          [
+            { id: 2, name: 'changed?' },
+            { id: 16, name: 'westerns' },
+          ],
+          { ignoreDuplicates: true },
+        )
+        .select('id,name');
       expect(r.error).toBeNull();
       expect(r.data).toEqual([{ id: 16, name: 'westerns' }]);
       expect(await row('SELECT name FROM genres WHERE id = 2')).toEqual([{ name: 'science fiction' }]);
     });
 
     it('keeps column defaults for absent keys with missing=default', async () => {
-      const r = await fx.client.from('counters').upsert([{ label: 'beta', note: 'merged' }, { label: 'iota' }], { onConflict: 'label', defaultToNull: false }).select('label,n,note').order('label');
+      const r = await fx.client
+        .from('counters')
+        .upsert([{ label: 'beta', note: 'merged' }, { label: 'iota' }], { onConflict: 'label', defaultToNull: false })
+        .select('label,n,note')
+        .order('label');
       expect(r.error).toBeNull();
       expect(r.data).toEqual([
         { label: 'beta', n: 2, note: 'merged' },
@@ -204,7 +272,11 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
       const minimal = await fx.client.from('books').update({ status: 'archived' }).eq('author_id', 2);
       expect(minimal.status).toBe(204);
       expect(await row(`SELECT id FROM books WHERE status = 'archived' ORDER BY id`)).toEqual([{ id: 3 }, { id: 4 }]);
-      const rep = await fx.client.from('books').update({ pages: 190, tags: ['fantasy', 'ya'], meta: { format: 'audio' } }).eq('id', 1).select('id,pages,tags,meta');
+      const rep = await fx.client
+        .from('books')
+        .update({ pages: 190, tags: ['fantasy', 'ya'], meta: { format: 'audio' } })
+        .eq('id', 1)
+        .select('id,pages,tags,meta');
       expect(rep.status).toBe(200);
       expect(rep.data).toEqual([{ id: 1, pages: 190, tags: ['fantasy', 'ya'], meta: { format: 'audio' } }]);
       expect(fx.authorized).toContainEqual(['books', 'write']);
@@ -215,7 +287,13 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
       expect(r.count).toBe(2);
       const none = await fx.client.from('books').delete({ count: 'exact' }).eq('id', 999);
       expect(none.count).toBe(0);
-      const inserted = await fx.client.from('genres').insert([{ id: 60, name: 'a' }, { id: 61, name: 'b' }], { count: 'exact' });
+      const inserted = await fx.client.from('genres').insert(
+        [
+          { id: 60, name: 'a' },
+          { id: 61, name: 'b' },
+        ],
+        { count: 'exact' },
+      );
       expect(inserted.count).toBe(2);
     });
 
@@ -226,13 +304,19 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
     });
 
     it('applies columns= to the body', async () => {
-      const r = await fx.http('PATCH', '/authors?id=eq.4&columns=country', { headers: { ...json, Prefer: 'return=representation' }, body: JSON.stringify({ country: 'FR', name: 'Not Renamed' }) });
+      const r = await fx.http('PATCH', '/authors?id=eq.4&columns=country', {
+        headers: { ...json, Prefer: 'return=representation' },
+        body: JSON.stringify({ country: 'FR', name: 'Not Renamed' }),
+      });
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject([{ id: 4, name: 'Anonymous', country: 'FR' }]);
     });
 
     it('shapes the representation with embed filters', async () => {
-      const r = await fx.http('PATCH', '/books?id=eq.3&select=id,reviews(stars)&reviews.stars=gt.3', { headers: { ...json, Prefer: 'return=representation' }, body: '{"pages":289}' });
+      const r = await fx.http('PATCH', '/books?id=eq.3&select=id,reviews(stars)&reviews.stars=gt.3', {
+        headers: { ...json, Prefer: 'return=representation' },
+        body: '{"pages":289}',
+      });
       expect(r.status).toBe(200);
       expect(r.json).toEqual([{ id: 3, reviews: [{ stars: 5 }] }]);
     });
@@ -262,7 +346,12 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
       const rep = await fx.client.from('counters').delete().eq('label', 'beta').select('label,n');
       expect(rep.status).toBe(200);
       expect(rep.data).toEqual([{ label: 'beta', n: 2 }]);
-      expect(fx.authorized).toEqual(expect.arrayContaining([['reviews', 'write'], ['counters', 'write']]));
+      expect(fx.authorized).toEqual(
+        expect.arrayContaining([
+          ['reviews', 'write'],
+          ['counters', 'write'],
+        ]),
+      );
     });
 
     it('cascades like the database says, and answers 409 when a key still points at the row', async () => {
@@ -289,12 +378,24 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
 
   describe('limited PATCH and DELETE', () => {
     it('touches only the first rows of the given order', async () => {
-      const r = await fx.http('DELETE', '/numbers?parity=eq.even&order=n.desc&limit=3', { headers: { Prefer: 'return=representation' } });
+      const r = await fx.http('DELETE', '/numbers?parity=eq.even&order=n.desc&limit=3', {
+        headers: { Prefer: 'return=representation' },
+      });
       expect(r.status).toBe(200);
-      expect(r.json).toEqual([{ n: 120, parity: 'even' }, { n: 118, parity: 'even' }, { n: 116, parity: 'even' }]);
+      expect(r.json).toEqual([
+        { n: 120, parity: 'even' },
+        { n: 118, parity: 'even' },
+        { n: 116, parity: 'even' },
+      ]);
       expect(await row('SELECT count(*)::int AS n FROM numbers')).toEqual([{ n: 117 }]);
-      const p = await fx.http('PATCH', '/numbers?order=n&limit=2&offset=1', { headers: { ...json, Prefer: 'return=representation' }, body: '{"parity":"x"}' });
-      expect(p.json).toEqual([{ n: 2, parity: 'x' }, { n: 3, parity: 'x' }]);
+      const p = await fx.http('PATCH', '/numbers?order=n&limit=2&offset=1', {
+        headers: { ...json, Prefer: 'return=representation' },
+        body: '{"parity":"x"}',
+      });
+      expect(p.json).toEqual([
+        { n: 2, parity: 'x' },
+        { n: 3, parity: 'x' },
+      ]);
     });
 
     it('refuses a limit without an order (PGRST109), touching nothing', async () => {
@@ -306,7 +407,11 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
 
   describe('secret columns', () => {
     it('encrypts on write, masks on read and in representations', async () => {
-      const r = await fx.client.from('vaults').insert({ id: 2, name: 'db', password: 'hunter2' }).select('id,password').single();
+      const r = await fx.client
+        .from('vaults')
+        .insert({ id: 2, name: 'db', password: 'hunter2' })
+        .select('id,password')
+        .single();
       expect(r.data).toEqual({ id: 2, password: '********' });
       const [stored] = await row('SELECT password FROM vaults WHERE id = 2');
       expect(stored.password).not.toContain('hunter2');
@@ -334,7 +439,13 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
       await fx.client.from('vaults').insert({ id: 4, name: 'k', password: 'abc' });
       const present = await fx.client.from('vaults').select('id').not('password', 'is', null);
       expect(present.data).toEqual([{ id: 4 }]);
-      for (const q of ['password=like.enc*', 'password=eq.abc', 'order=password', `or=${enc('(password.gt.a,id.eq.1)')}`, 'select=password->>x']) {
+      for (const q of [
+        'password=like.enc*',
+        'password=eq.abc',
+        'order=password',
+        `or=${enc('(password.gt.a,id.eq.1)')}`,
+        'select=password->>x',
+      ]) {
         const r = await fx.http('GET', `/vaults?${q}`);
         expect(r.status, q).toBe(400);
         expect(r.text, q).not.toContain('enc:v1');
@@ -344,7 +455,10 @@ describe.each(testDrivers())('/api/db writes ($name)', (driver) => {
 
   describe('RBAC', () => {
     it('checks write on the table and read on embedded relations before any SQL runs', async () => {
-      const denied = await fx.http('POST', '/genres', { headers: { ...json, 'x-deny': 'genres' }, body: '{"id":40,"name":"denied"}' });
+      const denied = await fx.http('POST', '/genres', {
+        headers: { ...json, 'x-deny': 'genres' },
+        body: '{"id":40,"name":"denied"}',
+      });
       expect(denied.status).toBe(403);
       const deniedEmbed = await fx.http('PATCH', '/books?id=eq.1&select=id,reviews(stars)', {
         headers: { ...json, 'x-deny': 'reviews', Prefer: 'return=representation' },

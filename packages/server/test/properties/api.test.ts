@@ -24,12 +24,21 @@ for (const driver of testDrivers()) {
       await db?.dispose();
     });
 
-    const list = async () => (await api.get('/api/properties')).body as { name: string; value: string; source: string }[];
+    const list = async () =>
+      (await api.get('/api/properties')).body as { name: string; value: string; source: string }[];
 
     it('creates a flag with its creator, lists it beside the local ones, updates and deletes it', async () => {
-      const created = await api.post('/api/properties', { name: 'canary.runner.threads', value: '8', description: 'Workers per canary' });
+      const created = await api.post('/api/properties', {
+        name: 'canary.runner.threads',
+        value: '8',
+        description: 'Workers per canary',
+      });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ name: 'canary.runner.threads', value: '8', description: 'Workers per canary' });
+      expect(created.body).toMatchObject({
+        name: 'canary.runner.threads',
+        value: '8',
+        description: 'Workers per canary',
+      });
       const who = await api.get('/api/auth/whoami');
       expect(created.body.created_by).toBe(who.body.user.id);
 
@@ -40,15 +49,26 @@ for (const driver of testDrivers()) {
           { name: 'banner.text', value: 'from the environment', source: 'local' },
         ]),
       );
-      const rows = await api.get('/api/db/properties?select=name,value,description,created_by(id,name)&name=eq.canary.runner.threads');
-      expect(rows.body).toEqual([{ name: 'canary.runner.threads', value: '8', description: 'Workers per canary', created_by: { id: who.body.user.id, name: who.body.user.name } }]);
+      const rows = await api.get(
+        '/api/db/properties?select=name,value,description,created_by(id,name)&name=eq.canary.runner.threads',
+      );
+      expect(rows.body).toEqual([
+        {
+          name: 'canary.runner.threads',
+          value: '8',
+          description: 'Workers per canary',
+          created_by: { id: who.body.user.id, name: who.body.user.name },
+        },
+      ]);
 
       const updated = await api.patch('/api/properties/canary.runner.threads', { value: '16' });
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ value: '16', description: 'Workers per canary' });
       const cleared = await api.patch('/api/properties/canary.runner.threads', { value: '16', description: '' });
       expect(cleared.body.description).toBeNull();
-      expect(new Date(cleared.body.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(created.body.updated_at).getTime());
+      expect(new Date(cleared.body.updated_at).getTime()).toBeGreaterThanOrEqual(
+        new Date(created.body.updated_at).getTime(),
+      );
 
       expect((await api.delete('/api/properties/canary.runner.threads')).status).toBe(204);
       expect((await list()).map((p) => p.name)).not.toContain('canary.runner.threads');
@@ -57,7 +77,13 @@ for (const driver of testDrivers()) {
     });
 
     it("needs both a name and a value: 'please provide all details'", async () => {
-      for (const body of [{ name: 'x.y' }, { value: 'true' }, { name: '  ', value: 'true' }, { name: 'x.y', value: '   ' }, {}]) {
+      for (const body of [
+        { name: 'x.y' },
+        { value: 'true' },
+        { name: '  ', value: 'true' },
+        { name: 'x.y', value: '   ' },
+        {},
+      ]) {
         const r = await api.post('/api/properties', body);
         expect(r.status, JSON.stringify(body)).toBe(400);
         expect(r.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: 'please provide all details' });
@@ -104,7 +130,9 @@ for (const driver of testDrivers()) {
       expect((await api.get('/api/db/playbooks?limit=1')).status).toBe(404);
       expect((await api.patch('/api/properties/playbooks.disable', { value: 'false' })).status).toBe(200);
       expect((await api.get('/api/db/playbooks?limit=1')).status).toBe(200);
-      expect((await api.post('/api/properties', { name: 'settings.feature_flags.disable', value: 'true' })).status).toBe(201);
+      expect(
+        (await api.post('/api/properties', { name: 'settings.feature_flags.disable', value: 'true' })).status,
+      ).toBe(201);
       // the feature flags page itself can be switched off: its writes are gone then
       expect((await api.delete('/api/properties/settings.feature_flags.disable')).status).toBe(404);
       await db.query(`DELETE FROM properties WHERE name = 'settings.feature_flags.disable'`);
@@ -120,7 +148,11 @@ for (const driver of testDrivers()) {
       db = await driver.open();
       t = await startLoggedApp(db, { logLevel: 'silent' });
       for (const role of ['editor', 'viewer']) {
-        await createIdentity(db, { traits: { email: `${role}@example.com`, name: { first: role, last: 'User' } }, roles: [role], password: PASSWORD });
+        await createIdentity(db, {
+          traits: { email: `${role}@example.com`, name: { first: role, last: 'User' } },
+          roles: [role],
+          password: PASSWORD,
+        });
         as[role] = new Browser(t.url);
         expect((await as[role].login(`${role}@example.com`, PASSWORD)).status).toBe(200);
       }

@@ -32,7 +32,9 @@ for (const driver of testDrivers()) {
       );
       // the other scheduled kinds, with runners that do nothing: their scheduling is what counts
       for (const table of ['config_scrapers', 'topologies'] as const) {
-        app.engines.scheduler.addSource(resourceJobSource(db, scheduledKind(table), async (_row, ctx) => ctx.success(0)));
+        app.engines.scheduler.addSource(
+          resourceJobSource(db, scheduledKind(table), async (_row, ctx) => ctx.success(0)),
+        );
       }
       await app.engines.start();
     });

@@ -25,7 +25,8 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
       path: r.basePath.slice(1),
       resource: r.resource,
       features: r.features,
-      load: () => import('../features/settings-resources/routes/resource-list-page.tsx').then((m) => m.listPageFor(r.table)),
+      load: () =>
+        import('../features/settings-resources/routes/resource-list-page.tsx').then((m) => m.listPageFor(r.table)),
     },
     {
       path: `${r.basePath.slice(1)}/:id`,

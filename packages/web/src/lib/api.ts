@@ -1,7 +1,7 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { ApiError, errorMessage, fetchWithAuth } from './http.ts';
 
-export { apiGet,     } from './http.ts';
+export { apiGet } from './http.ts';
 
 /** The /api/db client: PostgREST's URL language against our own engine. */
 export const db = new PostgrestClient(`${window.location.origin}/api/db`, { fetch: fetchWithAuth });

@@ -46,7 +46,8 @@ function field(body: unknown, key: 'error' | 'message'): string | undefined {
  * text ('Bad Request'); the sentence is the message.
  */
 function messageFromBody(body: unknown): string {
-  const ownShape = !!body && typeof body === 'object' && typeof (body as { statusCode?: unknown }).statusCode === 'number';
+  const ownShape =
+    !!body && typeof body === 'object' && typeof (body as { statusCode?: unknown }).statusCode === 'number';
   if (ownShape && field(body, 'message')) return field(body, 'message')!;
   return field(body, 'error') ?? field(body, 'message') ?? MESSAGES.generic;
 }

@@ -30,7 +30,7 @@ import {
 } from './notifications.ts';
 import { testJira, testServiceNow, testMsPlanner } from './tickets.ts';
 
-export { NotImplementedError, type PlainConnection,  } from './common.ts';
+export { NotImplementedError, type PlainConnection } from './common.ts';
 
 /**
  * Connection tests that really connect, one file per family (databases, HTTP APIs, notification

@@ -15,8 +15,15 @@ interface Alert {
   fingerprint?: string;
 }
 
-const glob = (pattern: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-const names = (v: unknown): RegExp[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && !!x).map(glob) : []);
+const glob = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+const names = (v: unknown): RegExp[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && !!x).map(glob) : [];
 
 /** The labels that tell two alerts of one name apart, in the check's name. */
 const IDENTIFYING = ['namespace', 'pod', 'instance', 'job', 'service', 'deployment', 'node'];
@@ -36,8 +43,11 @@ export async function alertmanagerCheck(spec: Record<string, unknown>, ctx: Chec
     const alertname = labels.alertname ?? 'alert';
     if (include.length && !include.some((r) => r.test(alertname))) continue;
     if (ignore.some((r) => r.test(alertname))) continue;
-    const id = IDENTIFYING.map((k) => labels[k]).filter(Boolean).join('/');
-    const summary = a.annotations?.summary ?? a.annotations?.message ?? a.annotations?.description ?? `${alertname} is firing`;
+    const id = IDENTIFYING.map((k) => labels[k])
+      .filter(Boolean)
+      .join('/');
+    const summary =
+      a.annotations?.summary ?? a.annotations?.message ?? a.annotations?.description ?? `${alertname} is firing`;
     children.push({
       name: id ? `${alertname} ${id}` : alertname,
       pass: false,
@@ -47,5 +57,10 @@ export async function alertmanagerCheck(spec: Record<string, unknown>, ctx: Chec
       description: a.annotations?.description,
     });
   }
-  return { pass: true, message: `${children.length} alert${children.length === 1 ? '' : 's'} firing`, vars: { alerts: children.map((c) => c.name), count: children.length }, children };
+  return {
+    pass: true,
+    message: `${children.length} alert${children.length === 1 ? '' : 's'} firing`,
+    vars: { alerts: children.map((c) => c.name), count: children.length },
+    children,
+  };
 }

@@ -42,8 +42,10 @@ export async function dnsCheck(spec: Record<string, unknown>, ctx: CheckContext)
     answers = flatten(type, raw);
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA') throw new Error(`${query} has no ${type} record${where}`, { cause: err });
-    if (code === 'ETIMEOUT') throw new Error(`no answer from the DNS server${where} for ${query} ${type}`, { cause: err });
+    if (code === 'ENOTFOUND' || code === 'ENODATA')
+      throw new Error(`${query} has no ${type} record${where}`, { cause: err });
+    if (code === 'ETIMEOUT')
+      throw new Error(`no answer from the DNS server${where} for ${query} ${type}`, { cause: err });
     if (code === 'ECONNREFUSED') throw new Error(`the DNS server${where} refused the query`, { cause: err });
     throw new Error(`lookup of ${query} ${type}${where} failed: ${(err as Error).message}`, { cause: err });
   }
@@ -52,14 +54,24 @@ export async function dnsCheck(spec: Record<string, unknown>, ctx: CheckContext)
   const vars = { records: answers, elapsed };
   const min = num(spec, 'minrecords');
   if (min !== undefined && answers.length < min) {
-    return { pass: false, message, error: `got ${answers.length} ${type} records for ${query}, expected at least ${min}`, vars };
+    return {
+      pass: false,
+      message,
+      error: `got ${answers.length} ${type} records for ${query}, expected at least ${min}`,
+      vars,
+    };
   }
   const exact = Array.isArray(spec.exactreply) ? (spec.exactreply as unknown[]).map(String) : undefined;
   if (exact?.length) {
     const got = [...answers].sort();
     const want = [...exact].sort();
     if (got.length !== want.length || got.some((v, i) => v !== want[i])) {
-      return { pass: false, message, error: `${query} ${type} answered [${answers.join(', ')}], expected [${exact.join(', ')}]`, vars };
+      return {
+        pass: false,
+        message,
+        error: `${query} ${type} answered [${answers.join(', ')}], expected [${exact.join(', ')}]`,
+        vars,
+      };
     }
   }
   const threshold = num(spec, 'thresholdMillis');

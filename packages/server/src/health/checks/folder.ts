@@ -15,8 +15,24 @@ import { num, str, type CheckContext, type CheckOutcome } from './types.ts';
  * Remote folders (S3, GCS, SFTP, SMB connections) are not read by this server.
  */
 const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9, t: 1e12, tb: 1e12,
-  ki: 1024, kib: 1024, mi: 1024 ** 2, mib: 1024 ** 2, gi: 1024 ** 3, gib: 1024 ** 3, ti: 1024 ** 4, tib: 1024 ** 4,
+  '': 1,
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  m: 1e6,
+  mb: 1e6,
+  g: 1e9,
+  gb: 1e9,
+  t: 1e12,
+  tb: 1e12,
+  ki: 1024,
+  kib: 1024,
+  mi: 1024 ** 2,
+  mib: 1024 ** 2,
+  gi: 1024 ** 3,
+  gib: 1024 ** 3,
+  ti: 1024 ** 4,
+  tib: 1024 ** 4,
 };
 
 function parseSize(v: unknown, field: string): number | undefined {
@@ -45,13 +61,26 @@ const human = (bytes: number) => {
   }
   return `${n.toFixed(i ? 1 : 0)}${units[i]}`;
 };
-const ageText = (ms: number) => (ms >= 86_400_000 ? `${(ms / 86_400_000).toFixed(1)}d` : ms >= 3_600_000 ? `${(ms / 3_600_000).toFixed(1)}h` : `${Math.round(ms / 60_000)}m`);
+const ageText = (ms: number) =>
+  ms >= 86_400_000
+    ? `${(ms / 86_400_000).toFixed(1)}d`
+    : ms >= 3_600_000
+      ? `${(ms / 3_600_000).toFixed(1)}h`
+      : `${Math.round(ms / 60_000)}m`;
 
 export async function folderCheck(spec: Record<string, unknown>, ctx: CheckContext): Promise<CheckOutcome> {
   const path = str(spec, 'path');
   if (!path) throw new Error('path is required');
-  if (/^(s3|gcs|gs|sftp|smb):\/\//i.test(path) || spec.awsConnection || spec.gcpConnection || spec.sftpConnection || spec.smbConnection) {
-    throw new Error('folder checks on S3, GCS, SFTP or SMB are not supported by this server; only paths on its own file system');
+  if (
+    /^(s3|gcs|gs|sftp|smb):\/\//i.test(path) ||
+    spec.awsConnection ||
+    spec.gcpConnection ||
+    spec.sftpConnection ||
+    spec.smbConnection
+  ) {
+    throw new Error(
+      'folder checks on S3, GCS, SFTP or SMB are not supported by this server; only paths on its own file system',
+    );
   }
   const filter = (spec.filter && typeof spec.filter === 'object' ? spec.filter : {}) as Record<string, unknown>;
   let regex: RegExp | undefined;
@@ -112,24 +141,37 @@ export async function folderCheck(spec: Record<string, unknown>, ctx: CheckConte
 
   const minCount = num(spec, 'minCount');
   const maxCount = num(spec, 'maxCount');
-  if (minCount !== undefined && count < minCount) return fail(`${path} has ${count} files, expected at least ${minCount}`);
-  if (maxCount !== undefined && count > maxCount) return fail(`${path} has ${count} files, expected at most ${maxCount}`);
+  if (minCount !== undefined && count < minCount)
+    return fail(`${path} has ${count} files, expected at least ${minCount}`);
+  if (maxCount !== undefined && count > maxCount)
+    return fail(`${path} has ${count} files, expected at most ${maxCount}`);
   const maxAge = parseAge(spec.maxAge, 'maxAge');
   const minAge = parseAge(spec.minAge, 'minAge');
   if (maxAge !== undefined) {
     if (!newest) return fail(`${path} has no files, expected one younger than ${String(spec.maxAge)}`);
-    if (newest.age > maxAge) return fail(`the newest file ${newest.name} is ${ageText(newest.age)} old, older than maxAge ${String(spec.maxAge)}`);
+    if (newest.age > maxAge)
+      return fail(
+        `the newest file ${newest.name} is ${ageText(newest.age)} old, older than maxAge ${String(spec.maxAge)}`,
+      );
   }
   if (minAge !== undefined && newest && newest.age < minAge) {
-    return fail(`the newest file ${newest.name} is ${ageText(newest.age)} old, younger than minAge ${String(spec.minAge)}`);
+    return fail(
+      `the newest file ${newest.name} is ${ageText(newest.age)} old, younger than minAge ${String(spec.minAge)}`,
+    );
   }
   const minSize = parseSize(spec.minSize, 'minSize');
   const maxSize = parseSize(spec.maxSize, 'maxSize');
-  if (minSize !== undefined && total < minSize) return fail(`the files in ${path} total ${human(total)}, less than minSize ${String(spec.minSize)}`);
-  if (maxSize !== undefined && total > maxSize) return fail(`the files in ${path} total ${human(total)}, more than maxSize ${String(spec.maxSize)}`);
+  if (minSize !== undefined && total < minSize)
+    return fail(`the files in ${path} total ${human(total)}, less than minSize ${String(spec.minSize)}`);
+  if (maxSize !== undefined && total > maxSize)
+    return fail(`the files in ${path} total ${human(total)}, more than maxSize ${String(spec.maxSize)}`);
   const needFree = parseSize(spec.availableSize, 'availableSize');
-  if (needFree !== undefined && available < needFree) return fail(`only ${human(available)} free on the file system of ${path}, expected at least ${String(spec.availableSize)}`);
+  if (needFree !== undefined && available < needFree)
+    return fail(
+      `only ${human(available)} free on the file system of ${path}, expected at least ${String(spec.availableSize)}`,
+    );
   const needTotal = parseSize(spec.totalSize, 'totalSize');
-  if (needTotal !== undefined && capacity < needTotal) return fail(`the file system of ${path} holds ${human(capacity)}, expected at least ${String(spec.totalSize)}`);
+  if (needTotal !== undefined && capacity < needTotal)
+    return fail(`the file system of ${path} holds ${human(capacity)}, expected at least ${String(spec.totalSize)}`);
   return { pass: true, message, vars };
 }

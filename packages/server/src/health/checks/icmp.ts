@@ -17,10 +17,15 @@ export async function icmpCheck(spec: Record<string, unknown>, ctx: CheckContext
   const output = await new Promise<string>((resolve, reject) => {
     execFile('ping', args, { signal: ctx.signal, timeout: ctx.timeoutMs }, (err, stdout, stderr) => {
       if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-        return reject(new Error('ICMP checks need the system ping binary (Debian package iputils-ping), which is not installed on this server'));
+        return reject(
+          new Error(
+            'ICMP checks need the system ping binary (Debian package iputils-ping), which is not installed on this server',
+          ),
+        );
       }
       // exit 1: no reply at all; the summary still says so
-      if (err && !/packets transmitted/.test(stdout)) return reject(new Error(`ping ${endpoint} failed: ${(stderr || err.message).trim()}`));
+      if (err && !/packets transmitted/.test(stdout))
+        return reject(new Error(`ping ${endpoint} failed: ${(stderr || err.message).trim()}`));
       resolve(stdout);
     });
   });
@@ -36,11 +41,21 @@ export async function icmpCheck(spec: Record<string, unknown>, ctx: CheckContext
   const lossThreshold = num(spec, 'packetLossThreshold') ?? (received === 0 ? 0 : 100);
   if (received === 0) return { pass: false, message, error: `${endpoint} did not answer: 100% packet loss`, vars };
   if (loss > lossThreshold) {
-    return { pass: false, message, error: `${loss}% packet loss to ${endpoint}, above the ${lossThreshold}% threshold`, vars };
+    return {
+      pass: false,
+      message,
+      error: `${loss}% packet loss to ${endpoint}, above the ${lossThreshold}% threshold`,
+      vars,
+    };
   }
   const threshold = num(spec, 'thresholdMillis');
   if (threshold && avg !== undefined && avg > threshold) {
-    return { pass: false, message, error: `average round trip ${avg}ms to ${endpoint}, above the ${threshold}ms threshold`, vars };
+    return {
+      pass: false,
+      message,
+      error: `average round trip ${avg}ms to ${endpoint}, above the ${threshold}ms threshold`,
+      vars,
+    };
   }
   return { pass: true, message, vars };
 }

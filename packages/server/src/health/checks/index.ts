@@ -11,7 +11,7 @@ import { prometheusCheck } from './prometheus.ts';
 import { alertmanagerCheck } from './alertmanager.ts';
 import { folderCheck } from './folder.ts';
 
-export type {  CheckOutcome, CheckRunner, ChildOutcome } from './types.ts';
+export type { CheckOutcome, CheckRunner, ChildOutcome } from './types.ts';
 
 /** The check types this server really runs, by checks.type (spec keys lower-cased). */
 export const CHECK_RUNNERS: Record<string, CheckRunner> = {

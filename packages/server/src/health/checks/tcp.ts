@@ -18,7 +18,8 @@ export async function tcpCheck(spec: Record<string, unknown>, ctx: CheckContext)
     });
     socket.once('error', (err: Error & { code?: string }) => {
       ctx.signal.removeEventListener('abort', onAbort);
-      if (err.code === 'ECONNREFUSED') reject(new Error(`connection to ${host}:${port} refused: nothing is listening on that port`));
+      if (err.code === 'ECONNREFUSED')
+        reject(new Error(`connection to ${host}:${port} refused: nothing is listening on that port`));
       else if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') reject(new Error(`cannot resolve host ${host}`));
       else reject(err);
     });
@@ -26,7 +27,12 @@ export async function tcpCheck(spec: Record<string, unknown>, ctx: CheckContext)
   const elapsed = Math.round(performance.now() - started);
   const threshold = num(spec, 'thresholdMillis');
   if (threshold && elapsed > threshold) {
-    return { pass: false, message: `connected in ${elapsed}ms`, error: `connecting took ${elapsed}ms, above the ${threshold}ms threshold`, vars: { elapsed } };
+    return {
+      pass: false,
+      message: `connected in ${elapsed}ms`,
+      error: `connecting took ${elapsed}ms, above the ${threshold}ms threshold`,
+      vars: { elapsed },
+    };
   }
   return { pass: true, message: `connected to ${host}:${port} in ${elapsed}ms`, vars: { elapsed } };
 }

@@ -15,23 +15,26 @@ export async function tlsCheck(spec: Record<string, unknown>, ctx: CheckContext)
   const servername = str(spec, 'serverName') ?? (/^[\d.:]+$/.test(host) ? undefined : host);
   const insecure = spec.insecureSkipVerify === true;
   const started = performance.now();
-  const cert = await new Promise<tls.PeerCertificate & { authorized: boolean; authorizationError?: string }>((resolve, reject) => {
-    const socket = tls.connect({ host, port, servername, rejectUnauthorized: false, ca: str(spec, 'ca') });
-    const onAbort = () => socket.destroy(ctx.signal.reason as Error);
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    socket.once('secureConnect', () => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      const peer = socket.getPeerCertificate();
-      const authorizationError = socket.authorizationError ? String(socket.authorizationError) : undefined;
-      socket.destroy();
-      resolve({ ...peer, authorized: socket.authorized, authorizationError });
-    });
-    socket.once('error', (err: Error & { code?: string }) => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      if (err.code === 'ECONNREFUSED') reject(new Error(`connection to ${host}:${port} refused: nothing is listening on that port`));
-      else reject(new Error(`TLS handshake with ${host}:${port} failed: ${err.message}`));
-    });
-  });
+  const cert = await new Promise<tls.PeerCertificate & { authorized: boolean; authorizationError?: string }>(
+    (resolve, reject) => {
+      const socket = tls.connect({ host, port, servername, rejectUnauthorized: false, ca: str(spec, 'ca') });
+      const onAbort = () => socket.destroy(ctx.signal.reason as Error);
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      socket.once('secureConnect', () => {
+        ctx.signal.removeEventListener('abort', onAbort);
+        const peer = socket.getPeerCertificate();
+        const authorizationError = socket.authorizationError ? String(socket.authorizationError) : undefined;
+        socket.destroy();
+        resolve({ ...peer, authorized: socket.authorized, authorizationError });
+      });
+      socket.once('error', (err: Error & { code?: string }) => {
+        ctx.signal.removeEventListener('abort', onAbort);
+        if (err.code === 'ECONNREFUSED')
+          reject(new Error(`connection to ${host}:${port} refused: nothing is listening on that port`));
+        else reject(new Error(`TLS handshake with ${host}:${port} failed: ${err.message}`));
+      });
+    },
+  );
   const elapsed = Math.round(performance.now() - started);
   if (!cert.valid_to) throw new Error(`${host}:${port} presented no certificate`);
   const expires = new Date(cert.valid_to);
@@ -41,10 +44,13 @@ export async function tlsCheck(spec: Record<string, unknown>, ctx: CheckContext)
   const message = `certificate for ${subject} expires in ${days} days (${expires.toISOString().slice(0, 10)})`;
   if (!cert.authorized && !insecure) {
     const reason = cert.authorizationError ?? 'untrusted';
-    const hint = reason.includes('SELF_SIGNED') ? ': it is self-signed; give its ca or set insecureSkipVerify: true' : '';
+    const hint = reason.includes('SELF_SIGNED')
+      ? ': it is self-signed; give its ca or set insecureSkipVerify: true'
+      : '';
     return { pass: false, message, error: `certificate of ${host}:${port} is not trusted (${reason})${hint}`, vars };
   }
-  if (days < 0) return { pass: false, message, error: `certificate of ${host}:${port} expired ${-days} days ago`, vars };
+  if (days < 0)
+    return { pass: false, message, error: `certificate of ${host}:${port} expired ${-days} days ago`, vars };
   const max = num(spec, 'maxSSLExpiry');
   if (max !== undefined && days < max) {
     return { pass: false, message, error: `certificate expires in ${days} days, within the ${max}-day limit`, vars };

@@ -46,7 +46,11 @@ const instancesQuery = z.object({
 
 /** The lookup's own parameters (project, plan, q) depend on the field and are read by the route. */
 const optionsQuery = z.object({
-  connection_id: z.string({ error: 'connection_id is required' }).trim().min(1, 'connection_id is required').pipe(uuidField('connection_id')),
+  connection_id: z
+    .string({ error: 'connection_id is required' })
+    .trim()
+    .min(1, 'connection_id is required')
+    .pipe(uuidField('connection_id')),
   field: z.string({ error: 'field is required' }).trim().min(1, 'field is required'),
   project: optionalText,
   plan: optionalText,

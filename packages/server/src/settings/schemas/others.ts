@@ -40,9 +40,13 @@ const responderClient = z.looseObject({
 export const teamSpec = z.looseObject({
   responder_clients: z
     .record(z.string(), responderClient)
-    .refine((clients) => Object.keys(clients).every((k) => k !== 'person' && (RESPONDER_TYPES as readonly string[]).includes(k)), {
-      message: `keys are team responder types: ${RESPONDER_TYPES.filter((t) => t !== 'person').join(', ')}`,
-    })
+    .refine(
+      (clients) =>
+        Object.keys(clients).every((k) => k !== 'person' && (RESPONDER_TYPES as readonly string[]).includes(k)),
+      {
+        message: `keys are team responder types: ${RESPONDER_TYPES.filter((t) => t !== 'person').join(', ')}`,
+      },
+    )
     .optional(),
   notifications: z.array(z.looseObject({})).optional(),
 });
@@ -84,7 +88,12 @@ export const incidentRuleSpec = z.looseObject({
   responders: z
     .looseObject({
       teams: z
-        .array(z.union([z.string().min(1), z.looseObject({ name: z.string().min(1), type: z.enum(RESPONDER_TYPES).exclude(['person']).optional() })]))
+        .array(
+          z.union([
+            z.string().min(1),
+            z.looseObject({ name: z.string().min(1), type: z.enum(RESPONDER_TYPES).exclude(['person']).optional() }),
+          ]),
+        )
         .optional(),
       people: z.array(z.string().min(1)).optional(),
     })

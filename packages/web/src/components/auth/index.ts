@@ -1,2 +1,1 @@
-export { AccessGuard, FeatureGuard,  } from './guards.tsx';
-;
+export { AccessGuard, FeatureGuard } from './guards.tsx';

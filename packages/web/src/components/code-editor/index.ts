@@ -1,2 +1,2 @@
-export { CodeEditor,  } from './code-editor.tsx';
+export { CodeEditor } from './code-editor.tsx';
 export { useJsonSchema } from './use-json-schema.ts';

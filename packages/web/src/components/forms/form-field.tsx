@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { useController, useFormContext, type FieldValues, type Path, type RegisterOptions } from 'react-hook-form';
 import { z } from 'zod';
 import { cn } from '#web/lib/cn.ts';

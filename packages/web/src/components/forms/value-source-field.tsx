@@ -69,7 +69,8 @@ function validate(required: boolean | undefined) {
     if (!v) return required ? FIELD_REQUIRED_MESSAGE : true;
     if (v.source === 'static') return !required || v.value.trim() !== '' || !!v.stored || FIELD_REQUIRED_MESSAGE;
     // a reference needs both parts, even for an optional field
-    if (!v.name.trim() || !v.key.trim()) return v.name.trim() || v.key.trim() || required ? FIELD_REQUIRED_MESSAGE : true;
+    if (!v.name.trim() || !v.key.trim())
+      return v.name.trim() || v.key.trim() || required ? FIELD_REQUIRED_MESSAGE : true;
     return true;
   };
 }
@@ -104,7 +105,11 @@ export function ValueSourceField<T extends FieldValues>({
   return (
     <FormField label={label} htmlFor={id} error={error} hint={hint} required={required} className={className}>
       <div className="space-y-2">
-        <div role="radiogroup" aria-label={`${label} source`} className="inline-flex rounded-md border border-gray-300 p-0.5">
+        <div
+          role="radiogroup"
+          aria-label={`${label} source`}
+          className="inline-flex rounded-md border border-gray-300 p-0.5"
+        >
           {(Object.keys(VALUE_SOURCE_LABELS) as ValueSourceChoice[]).map((s) => (
             <button
               key={s}

@@ -84,7 +84,8 @@ export interface LinkRequest {
   target: EvidenceTarget;
 }
 
-export type LinkResult = { ok: true; incidentId: string } | { ok: false; stage: 'incident' | 'hypothesis' | 'evidence'; error: unknown };
+export type LinkResult =
+  { ok: true; incidentId: string } | { ok: false; stage: 'incident' | 'hypothesis' | 'evidence'; error: unknown };
 
 /**
  * The link flow (seed 000 sections 4 and 5): a new incident starts open with a new root

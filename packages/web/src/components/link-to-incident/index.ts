@@ -1,3 +1,1 @@
-export { AttachAsEvidenceButton,     } from './link-to-incident-dialog.tsx';
-;
-;
+export { AttachAsEvidenceButton } from './link-to-incident-dialog.tsx';

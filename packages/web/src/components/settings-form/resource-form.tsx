@@ -55,8 +55,7 @@ const isBlank = (v: unknown) =>
  * A row that comes from somewhere else (source KubernetesCRD, a sync) is changed there: seed 002
  * section 4 allows a save only when the source is UI or empty. The server refuses the write too.
  */
-const isManagedElsewhere = (row: SettingsRow | null | undefined) =>
-  !!row?.id && !!row.source && row.source !== 'UI';
+const isManagedElsewhere = (row: SettingsRow | null | undefined) => !!row?.id && !!row.source && row.source !== 'UI';
 
 /**
  * The spec form (seed 002 sections 2.8, 4 and 5): Name, Icon, Namespace, Labels (JSON), Schedule,

@@ -1,3 +1,3 @@
 export * from './time-range.ts';
-export { TimeRangePicker, UrlTimeRangePicker,  } from './time-range-picker.tsx';
+export { TimeRangePicker, UrlTimeRangePicker } from './time-range-picker.tsx';
 export { useTimeRangeParams } from './use-time-range-params.ts';

@@ -15,7 +15,15 @@ export interface ConfirmDialogProps {
 }
 
 /** "Are you sure?" with Cancel and one action; the action shows a spinner while it runs. */
-export function ConfirmDialog({ open, onOpenChange, title, message, confirmLabel = 'Delete', onConfirm, danger = true }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  message,
+  confirmLabel = 'Delete',
+  onConfirm,
+  danger = true,
+}: ConfirmDialogProps) {
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
     setBusy(true);

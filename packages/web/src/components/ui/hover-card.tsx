@@ -5,7 +5,17 @@ import * as Popover from '@radix-ui/react-popover';
  * A card that opens when the pointer rests on (or keyboard focus reaches) its trigger for
  * `openDelay` ms and closes shortly after both are left. Built on Radix Popover.
  */
-export function HoverCard({ trigger, children, openDelay = 1000, closeDelay = 150 }: { trigger: ReactNode; children: ReactNode; openDelay?: number; closeDelay?: number }) {
+export function HoverCard({
+  trigger,
+  children,
+  openDelay = 1000,
+  closeDelay = 150,
+}: {
+  trigger: ReactNode;
+  children: ReactNode;
+  openDelay?: number;
+  closeDelay?: number;
+}) {
   const [open, setOpen] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);

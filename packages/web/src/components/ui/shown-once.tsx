@@ -14,7 +14,10 @@ export function ShownOnce({ value, label = 'Access token' }: { value: string; la
     <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3" role="status">
       <p className="text-sm font-medium text-amber-900">{SHOWN_ONCE_NOTICE}</p>
       <div className="flex items-center gap-2">
-        <code aria-label={label} className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-xs text-gray-900 ring-1 ring-amber-200 select-all">
+        <code
+          aria-label={label}
+          className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-xs text-gray-900 ring-1 ring-amber-200 select-all"
+        >
           {value}
         </code>
         <Button size="sm" onClick={() => void copyToClipboard(value)} aria-label={`Copy ${label.toLowerCase()}`}>

@@ -2,7 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiPost } from '#web/lib/http.ts';
 import { CONNECTION_MESSAGES } from '../messages.ts';
 
-type TestOutcome = { kind: 'success'; message: string } | { kind: 'error'; message: string } | { kind: 'not-implemented'; message: string };
+type TestOutcome =
+  | { kind: 'success'; message: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'not-implemented'; message: string };
 
 /** The text of a 400: the server's error, itself parsed as JSON when it is JSON. */
 function badRequestMessage(body: unknown): string {
@@ -32,7 +35,8 @@ async function testConnection(id: string): Promise<TestOutcome> {
     return { kind: 'error', message: data?.error || CONNECTION_MESSAGES.testFailed };
   } catch (err) {
     if (err instanceof ApiError && err.status === 400) return { kind: 'error', message: badRequestMessage(err.body) };
-    if (err instanceof ApiError && err.status === 501) return { kind: 'not-implemented', message: CONNECTION_MESSAGES.testNotImplemented };
+    if (err instanceof ApiError && err.status === 501)
+      return { kind: 'not-implemented', message: CONNECTION_MESSAGES.testNotImplemented };
     return { kind: 'error', message: CONNECTION_MESSAGES.testFailed };
   }
 }

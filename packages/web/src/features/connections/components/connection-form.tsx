@@ -68,7 +68,13 @@ function SelectField({ field, disabled }: { field: ConnectionField; disabled: bo
       name={field.key}
       rules={field.required ? { required: FIELD_REQUIRED_MESSAGE } : undefined}
       render={({ field: f, fieldState }) => (
-        <FormField label={field.label} htmlFor={id} required={field.required} hint={field.hint} error={fieldState.error?.message}>
+        <FormField
+          label={field.label}
+          htmlFor={id}
+          required={field.required}
+          hint={field.hint}
+          error={fieldState.error?.message}
+        >
           <select
             id={id}
             ref={f.ref}
@@ -98,7 +104,15 @@ function FieldInput({ field, disabled }: { field: ConnectionField; disabled: boo
     case 'select':
       return <SelectField field={field} disabled={disabled} />;
     case 'number':
-      return <NumberField<ConnectionFormValues> name={field.key} label={field.label} required={field.required} hint={field.hint} disabled={disabled} />;
+      return (
+        <NumberField<ConnectionFormValues>
+          name={field.key}
+          label={field.label}
+          required={field.required}
+          hint={field.hint}
+          disabled={disabled}
+        />
+      );
     case 'value':
     case 'secret':
       return (
@@ -113,7 +127,15 @@ function FieldInput({ field, disabled }: { field: ConnectionField; disabled: boo
         />
       );
     default:
-      return <TextField<ConnectionFormValues> name={field.key} label={field.label} required={field.required} hint={field.hint} disabled={disabled} />;
+      return (
+        <TextField<ConnectionFormValues>
+          name={field.key}
+          label={field.label}
+          required={field.required}
+          hint={field.hint}
+          disabled={disabled}
+        />
+      );
   }
 }
 
@@ -170,18 +192,27 @@ export function ConnectionForm({ def, row, canWrite, onSaved, onDeleted, onBack 
   const dirty = form.formState.isDirty;
   return (
     <FormProvider {...form}>
-      <form onSubmit={(e) => void submit(e)} noValidate className="flex min-h-0 flex-col" aria-label={`${def.title} connection`}>
+      <form
+        onSubmit={(e) => void submit(e)}
+        noValidate
+        className="flex min-h-0 flex-col"
+        aria-label={`${def.title} connection`}
+      >
         <div className="mb-4 flex items-center gap-2 text-sm text-gray-600">
           <ConnectionIcon type={def.type} size={18} className="text-gray-500" />
           <span className="font-medium text-gray-900">{def.title}</span>
         </div>
         <div className="grid grid-cols-1 gap-x-4 gap-y-3 sm:grid-cols-2">
           {connectionFields(def).map((f) => (
-            <div key={f.key} className={f.multiline || f.kind === 'secret' || f.kind === 'value' || f.column === 'url' ? 'sm:col-span-2' : undefined}>
-              <FieldInput
-                field={f}
-                disabled={readOnly || (editing && (f.key === 'name' || f.key === 'namespace'))}
-              />
+            <div
+              key={f.key}
+              className={
+                f.multiline || f.kind === 'secret' || f.kind === 'value' || f.column === 'url'
+                  ? 'sm:col-span-2'
+                  : undefined
+              }
+            >
+              <FieldInput field={f} disabled={readOnly || (editing && (f.key === 'name' || f.key === 'namespace'))} />
             </div>
           ))}
         </div>
@@ -230,7 +261,8 @@ export function ConnectionForm({ def, row, canWrite, onSaved, onDeleted, onBack 
         }
       >
         <p className="text-sm text-gray-700">
-          Delete the connection <strong>{row?.name}</strong>? Checks, scrapers and notifications that use it stop working.
+          Delete the connection <strong>{row?.name}</strong>? Checks, scrapers and notifications that use it stop
+          working.
         </p>
       </Modal>
     </FormProvider>

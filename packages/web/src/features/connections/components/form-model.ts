@@ -5,7 +5,12 @@ import {
   type ConnectionTypeDef,
   type ConnectionValues,
 } from '@watchdeck/core';
-import { emptyValueSource, fromStoredValue, toStoredValue, type ValueSourceInput } from '#web/components/forms/index.ts';
+import {
+  emptyValueSource,
+  fromStoredValue,
+  toStoredValue,
+  type ValueSourceInput,
+} from '#web/components/forms/index.ts';
 import type { ConnectionRow } from '../api/use-connections.ts';
 
 /** Form values: plain values by field key; secret-or-value fields hold a ValueSourceInput. */
@@ -28,7 +33,11 @@ export function initialFormValues(def: ConnectionTypeDef, row: ConnectionRow | n
  * The row to write. When editing, a secret left as stored is left out of the PATCH, so the
  * server keeps it (it only ever shows a mask); the type and the creator never change.
  */
-export function connectionPayload(def: ConnectionTypeDef, values: ConnectionFormValues, editing: boolean): Record<string, unknown> {
+export function connectionPayload(
+  def: ConnectionTypeDef,
+  values: ConnectionFormValues,
+  editing: boolean,
+): Record<string, unknown> {
   const plain: ConnectionValues = {};
   const unchanged: string[] = [];
   for (const [k, v] of Object.entries(values)) {

@@ -14,7 +14,6 @@ import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 
 const col = dataTableColumns<ConnectionRow>();
 
-
 const columns = col.columns([
   col.accessor('name', {
     header: 'Name',
@@ -52,7 +51,13 @@ export function ConnectionsPage() {
           <span className="text-gray-400">/</span>
           <span className="font-semibold text-gray-900">Connections</span>
         </nav>
-        <Button variant="ghost" size="icon" aria-label="Reload connections" onClick={() => void list.refetch()} disabled={list.isFetching}>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Reload connections"
+          onClick={() => void list.refetch()}
+          disabled={list.isFetching}
+        >
           <RotateCw size={15} className={list.isFetching ? 'animate-spin' : undefined} aria-hidden />
         </Button>
         {canWrite && (

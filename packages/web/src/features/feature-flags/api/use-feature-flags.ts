@@ -48,11 +48,22 @@ export function useFeatureFlags() {
           .abortSignal(signal),
         apiGet<unknown>('/properties', signal),
       ]);
-      const stored = (unwrap(rows) as unknown as Omit<FeatureFlag, 'source'>[]).map((r) => ({ ...r, source: 'db' as const }));
+      const stored = (unwrap(rows) as unknown as Omit<FeatureFlag, 'source'>[]).map((r) => ({
+        ...r,
+        source: 'db' as const,
+      }));
       const local: FeatureFlag[] = propertiesSchema
         .parse(merged)
         .filter((p) => p.source === 'local')
-        .map((p) => ({ name: p.name, value: p.value, description: null, source: 'local', created_by: null, created_at: null, updated_at: null }));
+        .map((p) => ({
+          name: p.name,
+          value: p.value,
+          description: null,
+          source: 'local',
+          created_by: null,
+          created_at: null,
+          updated_at: null,
+        }));
       return [...local, ...stored].sort((a, b) => a.name.localeCompare(b.name) || (a.source === 'local' ? -1 : 1));
     },
   });

@@ -83,7 +83,12 @@ export function FeatureFlagForm({ flag, canWrite, onDone }: FeatureFlagFormProps
             (WATCHDECK_PROPERTIES).
           </p>
         )}
-        <TextField<FeatureFlagInput> name="name" label="Name" disabled={readOnly || editing} placeholder="e.g. incidents.disable" />
+        <TextField<FeatureFlagInput>
+          name="name"
+          label="Name"
+          disabled={readOnly || editing}
+          placeholder="e.g. incidents.disable"
+        />
         <TextField<FeatureFlagInput> name="value" label="Value" disabled={readOnly} placeholder="e.g. true" />
         <TextAreaField<FeatureFlagInput> name="description" label="Description" disabled={readOnly} rows={2} />
         {problem && !local && (
@@ -92,8 +97,9 @@ export function FeatureFlagForm({ flag, canWrite, onDone }: FeatureFlagFormProps
           </p>
         )}
         <div className="flex items-center gap-2 border-t border-gray-200 pt-4">
-          {editing && !readOnly && (
-            confirming ? (
+          {editing &&
+            !readOnly &&
+            (confirming ? (
               <span className="flex items-center gap-2 text-sm text-gray-700">
                 Remove '{flag!.name}'?
                 <Button variant="danger" size="sm" onClick={() => void doDelete()} disabled={remove.isPending}>
@@ -107,8 +113,7 @@ export function FeatureFlagForm({ flag, canWrite, onDone }: FeatureFlagFormProps
               <Button variant="danger" onClick={() => setConfirming(true)}>
                 <Trash2 size={14} aria-hidden /> Delete
               </Button>
-            )
-          )}
+            ))}
           <div className="ml-auto flex gap-2">
             <Button onClick={onDone}>{readOnly ? 'Close' : 'Cancel'}</Button>
             {!readOnly && (

@@ -12,9 +12,11 @@ import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 
 const col = dataTableColumns<FeatureFlag>();
 
-
 const columns = col.columns([
-  col.accessor('name', { header: 'Name', cell: (c) => <span className="font-medium text-gray-900">{c.getValue()}</span> }),
+  col.accessor('name', {
+    header: 'Name',
+    cell: (c) => <span className="font-medium text-gray-900">{c.getValue()}</span>,
+  }),
   col.accessor('value', { header: 'Value', cell: (c) => <code className="text-xs">{c.getValue()}</code> }),
   col.accessor('description', { header: 'Description', enableSorting: false }),
   col.accessor('source', {
@@ -49,7 +51,13 @@ export function FeatureFlagsPage() {
           <span className="text-gray-400">/</span>
           <span className="font-semibold text-gray-900">Feature Flags</span>
         </nav>
-        <Button variant="ghost" size="icon" aria-label="Reload feature flags" onClick={() => void list.refetch()} disabled={list.isFetching}>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Reload feature flags"
+          onClick={() => void list.refetch()}
+          disabled={list.isFetching}
+        >
           <RotateCw size={15} className={list.isFetching ? 'animate-spin' : undefined} aria-hidden />
         </Button>
         {canWrite && (
@@ -71,7 +79,14 @@ export function FeatureFlagsPage() {
         />
       )}
       <Modal open={!!open} onOpenChange={(o) => !o && setOpen(null)} title={title} size="small">
-        {open && <FeatureFlagForm key={open.flag?.name ?? 'new'} flag={open.flag} canWrite={canWrite} onDone={() => setOpen(null)} />}
+        {open && (
+          <FeatureFlagForm
+            key={open.flag?.name ?? 'new'}
+            flag={open.flag}
+            canWrite={canWrite}
+            onDone={() => setOpen(null)}
+          />
+        )}
       </Modal>
     </div>
   );

@@ -13,9 +13,10 @@ export function useAgentNames(ids: readonly string[]) {
   return useQuery({
     queryKey: ['health', 'agents', key],
     queryFn: async ({ signal }) => {
-      const rows = unwrap(
-        await db.from('agents').select('id,name').in('id', key).abortSignal(signal),
-      ) as { id: string; name: string }[];
+      const rows = unwrap(await db.from('agents').select('id,name').in('id', key).abortSignal(signal)) as {
+        id: string;
+        name: string;
+      }[];
       return Object.fromEntries(rows.map((r) => [r.id, r.name])) as Record<string, string>;
     },
     enabled: key.length > 0,

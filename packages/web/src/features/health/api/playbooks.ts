@@ -21,13 +21,19 @@ interface CheckSelector {
   labelSelector?: string;
 }
 
-function selectorMatches(sel: CheckSelector, check: Pick<CheckSummary, 'type' | 'name' | 'namespace' | 'labels'>): boolean {
+function selectorMatches(
+  sel: CheckSelector,
+  check: Pick<CheckSummary, 'type' | 'name' | 'namespace' | 'labels'>,
+): boolean {
   if (sel.types?.length && !sel.types.includes(check.type)) return false;
   if (sel.name && sel.name !== check.name) return false;
   if (sel.names?.length && !sel.names.includes(check.name)) return false;
   if (sel.namespaces?.length && !sel.namespaces.includes(check.namespace ?? '')) return false;
   if (sel.labelSelector) {
-    for (const part of sel.labelSelector.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of sel.labelSelector
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const [k, v] = part.split('=').map((s) => s.trim());
       if (v === undefined ? !(k in check.labels) : check.labels[k] !== v) return false;
     }

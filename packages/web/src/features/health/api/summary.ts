@@ -4,7 +4,7 @@ import { summaryRows, type CheckSummary } from './types.ts';
 import type { HealthTimeRange } from '../lib/time-ranges.ts';
 import { summaryUrl, takePreloaded, type SummaryParams } from './preload.ts';
 
-export {  type SummaryParams } from './preload.ts';
+export { type SummaryParams } from './preload.ts';
 
 /**
  * GET /api/canary/api/summary: the checks_summary feed, filtered by time range (`start`, a

@@ -35,7 +35,17 @@ const ICONS: Record<string, LucideIcon> = {
 };
 
 /** The check's icon (its `icon`, else its type). */
-export function CheckIcon({ icon, type, size = 16, className }: { icon?: string | null; type?: string | null; size?: number; className?: string }) {
+export function CheckIcon({
+  icon,
+  type,
+  size = 16,
+  className,
+}: {
+  icon?: string | null;
+  type?: string | null;
+  size?: number;
+  className?: string;
+}) {
   const key = (icon || type || '').toLowerCase();
   const Icon = ICONS[key] ?? ICONS[(type ?? '').toLowerCase()] ?? Activity;
   return <Icon size={size} className={cn('shrink-0 text-gray-500', className)} aria-hidden />;

@@ -34,11 +34,15 @@ function CheckCard({ check, selected, onOpen }: { check: CheckSummary; selected:
         <span>
           <span className="block text-gray-400">Uptime</span>
           {/* cards show uptime to two decimals (seed 000 section 9) */}
-          <span className="font-medium text-gray-800 tabular-nums">{formatPercent(uptimePercent(check.uptime), 2)}</span>
+          <span className="font-medium text-gray-800 tabular-nums">
+            {formatPercent(uptimePercent(check.uptime), 2)}
+          </span>
         </span>
         <span>
           <span className="block text-gray-400">Latency</span>
-          <span className="font-medium text-gray-800 tabular-nums">{latency === undefined ? '—' : formatDuration(latency)}</span>
+          <span className="font-medium text-gray-800 tabular-nums">
+            {latency === undefined ? '—' : formatDuration(latency)}
+          </span>
         </span>
         <span>
           <span className="block text-gray-400">Transition</span>
@@ -73,7 +77,11 @@ export function ChecksCards({
     return [...map.entries()].sort(([a], [b]) => a.localeCompare(b));
   }, [shown, groupBy]);
   if (!checks.length) {
-    return <p className="rounded-lg border border-gray-200 bg-white py-12 text-center text-sm text-gray-500">{NO_DATA_MESSAGE}</p>;
+    return (
+      <p className="rounded-lg border border-gray-200 bg-white py-12 text-center text-sm text-gray-500">
+        {NO_DATA_MESSAGE}
+      </p>
+    );
   }
   return (
     <div className="space-y-5" data-testid="check-cards">

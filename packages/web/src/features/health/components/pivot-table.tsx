@@ -22,7 +22,12 @@ function Cell({ check, type, onOpen }: { check: CheckSummary; type: PivotCellTyp
     );
   }
   return (
-    <button type="button" onClick={onOpen} title={check.name} className="rounded px-1.5 py-0.5 tabular-nums hover:bg-blue-50">
+    <button
+      type="button"
+      onClick={onOpen}
+      title={check.name}
+      className="rounded px-1.5 py-0.5 tabular-nums hover:bg-blue-50"
+    >
       {content}
     </button>
   );
@@ -59,16 +64,28 @@ export function PivotTable({
     };
   }, [checks, pivotLabel]);
   if (!rows.length) {
-    return <p className="rounded-lg border border-gray-200 bg-white py-12 text-center text-sm text-gray-500">{NO_DATA_MESSAGE}</p>;
+    return (
+      <p className="rounded-lg border border-gray-200 bg-white py-12 text-center text-sm text-gray-500">
+        {NO_DATA_MESSAGE}
+      </p>
+    );
   }
   return (
-    <div className="overflow-auto rounded-lg border border-gray-200 bg-white" style={{ maxHeight: 'calc(100vh - 15rem)' }}>
+    <div
+      className="overflow-auto rounded-lg border border-gray-200 bg-white"
+      style={{ maxHeight: 'calc(100vh - 15rem)' }}
+    >
       <table className="w-full border-collapse text-sm" aria-label={`Checks by ${pivotLabel}`}>
         <thead className="sticky top-0 bg-gray-50">
           <tr>
-            <th className="border-b border-gray-200 px-3 py-2 text-left text-xs font-semibold text-gray-500 uppercase">Checks</th>
+            <th className="border-b border-gray-200 px-3 py-2 text-left text-xs font-semibold text-gray-500 uppercase">
+              Checks
+            </th>
             {columns.map((c) => (
-              <th key={c} className="border-b border-gray-200 px-3 py-2 text-center text-xs font-semibold text-gray-500">
+              <th
+                key={c}
+                className="border-b border-gray-200 px-3 py-2 text-center text-xs font-semibold text-gray-500"
+              >
                 {c || '(none)'}
               </th>
             ))}

@@ -28,7 +28,11 @@ function SearchBox({ value, onChange }: { value: string; onChange: (v: string) =
   }
   return (
     <div className="relative min-w-56 flex-1">
-      <Search size={15} className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-gray-400" aria-hidden />
+      <Search
+        size={15}
+        className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-gray-400"
+        aria-hidden
+      />
       <input
         type="search"
         value={text}
@@ -114,7 +118,11 @@ export function Toolbar({
       <SearchBox value={query} onChange={onQueryChange} />
       <LabelledSelect label="Group By" value={groupBy} choices={groupChoices} onChange={onGroupByChange} />
       <LabelledSelect label="Tab By" value={tabBy} choices={tabChoices} onChange={onTabByChange} />
-      <div className="inline-flex rounded-md border border-gray-300 bg-white p-0.5 shadow-sm" role="group" aria-label="Layout">
+      <div
+        className="inline-flex rounded-md border border-gray-300 bg-white p-0.5 shadow-sm"
+        role="group"
+        aria-label="Layout"
+      >
         {layoutButton('table', Table2, 'Table layout')}
         {layoutButton('card', LayoutGrid, 'Card layout')}
       </div>

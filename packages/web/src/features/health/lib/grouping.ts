@@ -39,9 +39,7 @@ export function groupByChoices(labelKeys: readonly string[]): Choice[] {
 export function tabByChoices(labelKeys: readonly string[]): Choice[] {
   return [
     { value: DEFAULT_TAB_BY, label: 'namespace' },
-    ...labelKeys
-      .filter((k) => k !== DEFAULT_TAB_BY && k !== AGENT_TAB_BY)
-      .map((k) => ({ value: k, label: k })),
+    ...labelKeys.filter((k) => k !== DEFAULT_TAB_BY && k !== AGENT_TAB_BY).map((k) => ({ value: k, label: k })),
     { value: AGENT_TAB_BY, label: 'Agent' },
   ];
 }

@@ -65,7 +65,10 @@ const DEFAULT_CHECK_RANGE_STEPS: readonly HealthTimeRange[] = [
   '3y',
 ];
 
-export function defaultCheckTimeRange(lastRuntime: string | null | undefined, now: number = Date.now()): HealthTimeRange {
+export function defaultCheckTimeRange(
+  lastRuntime: string | null | undefined,
+  now: number = Date.now(),
+): HealthTimeRange {
   const t = lastRuntime ? Date.parse(lastRuntime) : NaN;
   if (Number.isNaN(t)) return '5y';
   const ageMinutes = Math.max(0, (now - t) / 60_000);

@@ -29,7 +29,6 @@ export interface ListPage {
 /** Columns the list may sort by (severity and responders have no meaningful text order). */
 export const SORTABLE = ['incident_id', 'title', 'type', 'status', 'created_at'] as const;
 
-
 /** A PostgREST filter value, quoted so commas, dots and parentheses in a search stay text. */
 function quoted(value: string): string {
   return `"${value.replace(/["\\]/g, '\\$&')}"`;
@@ -42,7 +41,9 @@ export function useIncidentList(filters: IncidentFilters, page: ListPage) {
       // the component filter goes through the evidence tree: !inner keeps matching incidents only
       let q = db
         .from('incident_summary')
-        .select(filters.component ? `${LIST_SELECT},hypotheses!inner(evidences!inner(component_id))` : LIST_SELECT, { count: 'exact' });
+        .select(filters.component ? `${LIST_SELECT},hypotheses!inner(evidences!inner(component_id))` : LIST_SELECT, {
+          count: 'exact',
+        });
       if (filters.status !== 'all') q = q.eq('status', filters.status);
       if (filters.severity) q = q.eq('severity', filters.severity);
       if (filters.type) q = q.eq('type', filters.type);

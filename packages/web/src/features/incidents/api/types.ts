@@ -1,5 +1,12 @@
 /** Row shapes of the incident screens (seed 001 section 3), as /api/db returns them. */
-import type { EvidenceType, HypothesisStatus, HypothesisType, IncidentSeverity, IncidentStatus, IncidentType } from '@watchdeck/core';
+import type {
+  EvidenceType,
+  HypothesisStatus,
+  HypothesisType,
+  IncidentSeverity,
+  IncidentStatus,
+  IncidentType,
+} from '@watchdeck/core';
 
 export interface PersonRef {
   id: string;
@@ -47,11 +54,32 @@ export interface Evidence {
   created_at: string;
   created_by: PersonRef | null;
   external_created_by: string | null;
-  check: { id: string; name: string; type: string; status: string | null; icon: string | null; canary_id: string } | null;
+  check: {
+    id: string;
+    name: string;
+    type: string;
+    status: string | null;
+    icon: string | null;
+    canary_id: string;
+  } | null;
   component: { id: string; name: string; type: string | null; icon: string | null; status: string } | null;
   config: { id: string; name: string | null; type: string | null; health: string | null; status: string | null } | null;
-  config_change: { id: string; change_type: string; summary: string | null; severity: string | null; config_id: string } | null;
-  config_analysis: { id: string; analyzer: string; analysis_type: string; severity: string; status: string; message: string | null; config_id: string } | null;
+  config_change: {
+    id: string;
+    change_type: string;
+    summary: string | null;
+    severity: string | null;
+    config_id: string;
+  } | null;
+  config_analysis: {
+    id: string;
+    analyzer: string;
+    analysis_type: string;
+    severity: string;
+    status: string;
+    message: string | null;
+    config_id: string;
+  } | null;
 }
 
 export interface Hypothesis {

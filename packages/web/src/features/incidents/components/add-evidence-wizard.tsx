@@ -63,7 +63,12 @@ export function AddEvidenceWizard({
   const add = async () => {
     if (!type) return;
     await run(async () => {
-      const row: NewEvidence = { hypothesis_id: hypothesis, type, description: description.trim() || null, created_by: me };
+      const row: NewEvidence = {
+        hypothesis_id: hypothesis,
+        type,
+        description: description.trim() || null,
+        created_by: me,
+      };
       if (type === 'comment') row.evidence = { comment: note.trim() };
       else if (resourceType && picked) Object.assign(row, { [COLUMN[resourceType]]: picked.id });
       await createEvidence(row);
@@ -96,8 +101,20 @@ export function AddEvidenceWizard({
     >
       <ol className="mb-4 flex items-center gap-2 text-xs" aria-label="Steps">
         {STEPS.map((s, i) => (
-          <li key={s} aria-current={i === step ? 'step' : undefined} className={cn('flex items-center gap-1.5', i === step ? 'font-semibold text-blue-700' : i < step ? 'text-green-700' : 'text-gray-400')}>
-            <span className={cn('inline-flex h-5 w-5 items-center justify-center rounded-full border', i === step ? 'border-blue-600' : i < step ? 'border-green-600' : 'border-gray-300')}>
+          <li
+            key={s}
+            aria-current={i === step ? 'step' : undefined}
+            className={cn(
+              'flex items-center gap-1.5',
+              i === step ? 'font-semibold text-blue-700' : i < step ? 'text-green-700' : 'text-gray-400',
+            )}
+          >
+            <span
+              className={cn(
+                'inline-flex h-5 w-5 items-center justify-center rounded-full border',
+                i === step ? 'border-blue-600' : i < step ? 'border-green-600' : 'border-gray-300',
+              )}
+            >
               {i < step ? <Check size={11} aria-hidden /> : i + 1}
             </span>
             {s}
@@ -118,7 +135,10 @@ export function AddEvidenceWizard({
                 setType(t);
                 setPicked(null);
               }}
-              className={cn('flex items-center gap-2 rounded-md border px-3 py-2.5 text-sm', type === t ? 'border-blue-600 bg-blue-50 text-blue-800' : 'border-gray-200 hover:bg-gray-50')}
+              className={cn(
+                'flex items-center gap-2 rounded-md border px-3 py-2.5 text-sm',
+                type === t ? 'border-blue-600 bg-blue-50 text-blue-800' : 'border-gray-200 hover:bg-gray-50',
+              )}
             >
               <EvidenceIcon type={t} />
               {EVIDENCE_TYPE_LABELS[t]}
@@ -131,12 +151,30 @@ export function AddEvidenceWizard({
         (type === 'comment' ? (
           <label className="block space-y-1 text-sm font-medium text-gray-700">
             <span>Note</span>
-            <textarea autoFocus rows={4} value={note} onChange={(e) => setNote(e.target.value)} className={inputClass()} />
+            <textarea
+              autoFocus
+              rows={4}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              className={inputClass()}
+            />
           </label>
         ) : (
           <div className="space-y-2">
-            <input autoFocus type="search" aria-label="Search resources" placeholder={`Search ${EVIDENCE_TYPE_LABELS[type!].toLowerCase()}s by name`} value={query} onChange={(e) => setQuery(e.target.value)} className={inputClass()} />
-            <ul role="listbox" aria-label="Resources" className="max-h-72 divide-y divide-gray-100 overflow-auto rounded-md border border-gray-200">
+            <input
+              autoFocus
+              type="search"
+              aria-label="Search resources"
+              placeholder={`Search ${EVIDENCE_TYPE_LABELS[type!].toLowerCase()}s by name`}
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              className={inputClass()}
+            />
+            <ul
+              role="listbox"
+              aria-label="Resources"
+              className="max-h-72 divide-y divide-gray-100 overflow-auto rounded-md border border-gray-200"
+            >
               {hits.isLoading && <li className="p-3 text-sm text-gray-500">Loading...</li>}
               {hits.error && (
                 <li role="alert" className="p-3 text-sm text-red-600">
@@ -152,7 +190,10 @@ export function AddEvidenceWizard({
                   tabIndex={0}
                   onClick={() => setPicked(r)}
                   onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setPicked(r)}
-                  className={cn('flex cursor-pointer items-center gap-2 px-3 py-2 text-sm', picked?.id === r.id ? 'bg-blue-50' : 'hover:bg-gray-50')}
+                  className={cn(
+                    'flex cursor-pointer items-center gap-2 px-3 py-2 text-sm',
+                    picked?.id === r.id ? 'bg-blue-50' : 'hover:bg-gray-50',
+                  )}
                 >
                   <HealthDot health={r.health} />
                   <span className="min-w-0 flex-1 truncate text-gray-900">{r.name}</span>
@@ -177,7 +218,13 @@ export function AddEvidenceWizard({
           </label>
           <label className="block space-y-1 text-sm font-medium text-gray-700">
             <span>Description</span>
-            <textarea rows={3} value={description} onChange={(e) => setDescription(e.target.value)} className={inputClass()} placeholder={picked?.name} />
+            <textarea
+              rows={3}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              className={inputClass()}
+              placeholder={picked?.name}
+            />
           </label>
         </div>
       )}

@@ -51,7 +51,8 @@ export function CommentsPanel({
   const key = [...incidentKey(incidentId), 'comments'];
 
   const add = useMutation({
-    mutationFn: (c: { hypothesis_id: string; comment: string }) => createComment({ ...c, incident_id: incidentId, created_by: me.id }),
+    mutationFn: (c: { hypothesis_id: string; comment: string }) =>
+      createComment({ ...c, incident_id: incidentId, created_by: me.id }),
     onMutate: async (c) => {
       await qc.cancelQueries({ queryKey: key });
       const previous = qc.getQueryData<Comment[]>(key);
@@ -76,7 +77,10 @@ export function CommentsPanel({
   });
 
   const submit = () => {
-    const next = { text: text.trim() ? undefined : COMMENT_MESSAGES.empty, hypothesis: hypothesisId ? undefined : COMMENT_MESSAGES.noHypothesis };
+    const next = {
+      text: text.trim() ? undefined : COMMENT_MESSAGES.empty,
+      hypothesis: hypothesisId ? undefined : COMMENT_MESSAGES.noHypothesis,
+    };
     setErrors(next);
     if (next.text || next.hypothesis) return;
     add.mutate({ hypothesis_id: hypothesisId, comment: toMarkup(text.trim(), mentions) });
@@ -89,7 +93,11 @@ export function CommentsPanel({
       {comments.length ? (
         <ul className="space-y-4" aria-label="Comments">
           {comments.map((c) => (
-            <CommentItem key={c.id} comment={c} hypothesisTitle={c.hypothesis_id ? titles.get(c.hypothesis_id) : undefined} />
+            <CommentItem
+              key={c.id}
+              comment={c}
+              hypothesisTitle={c.hypothesis_id ? titles.get(c.hypothesis_id) : undefined}
+            />
           ))}
         </ul>
       ) : (

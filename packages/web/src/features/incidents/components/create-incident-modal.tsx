@@ -2,7 +2,13 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { INCIDENT_DEFAULTS, INCIDENT_STATUSES, INCIDENT_TYPES, SEVERITIES } from '@watchdeck/core';
-import { SelectField, TextAreaField, TextField, requiredText, FIELD_REQUIRED_MESSAGE } from '#web/components/forms/index.ts';
+import {
+  SelectField,
+  TextAreaField,
+  TextField,
+  requiredText,
+  FIELD_REQUIRED_MESSAGE,
+} from '#web/components/forms/index.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { useBusy } from '#web/lib/use-busy.ts';
@@ -25,7 +31,15 @@ type Values = z.infer<typeof schema>;
 
 const DEFAULTS: Values = { title: '', description: '', ...INCIDENT_DEFAULTS };
 
-export function CreateIncidentModal({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: (id: string) => void }) {
+export function CreateIncidentModal({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: (id: string) => void;
+}) {
   const form = useForm<Values>({ mode: 'onTouched', resolver: zodResolver(schema), defaultValues: DEFAULTS });
   const [busy, run] = useBusy();
 
@@ -57,9 +71,24 @@ export function CreateIncidentModal({ open, onOpenChange, onCreated }: { open: b
           <TextField<Values> name="title" label="Title" required autoFocus placeholder="What is happening?" />
           <TextAreaField<Values> name="description" label="Description" rows={4} />
           <div className="grid grid-cols-3 gap-3">
-            <SelectField<Values> name="severity" label="Severity" required options={SEVERITIES.map((s) => ({ value: s, label: SEVERITY_LABELS[s] }))} />
-            <SelectField<Values> name="status" label="Status" required options={INCIDENT_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))} />
-            <SelectField<Values> name="type" label="Type" required options={INCIDENT_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))} />
+            <SelectField<Values>
+              name="severity"
+              label="Severity"
+              required
+              options={SEVERITIES.map((s) => ({ value: s, label: SEVERITY_LABELS[s] }))}
+            />
+            <SelectField<Values>
+              name="status"
+              label="Status"
+              required
+              options={INCIDENT_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+            />
+            <SelectField<Values>
+              name="type"
+              label="Type"
+              required
+              options={INCIDENT_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
+            />
           </div>
         </form>
       </FormProvider>

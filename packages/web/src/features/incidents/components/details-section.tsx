@@ -37,7 +37,17 @@ function PersonLabel({ person }: { person: PersonRef | null }) {
 }
 
 /** The Details section of the side panel: the incident's fields, severity and type editable. */
-export function DetailsSection({ incident, canWrite, onChanged, responders }: { incident: IncidentDetail; canWrite: boolean; onChanged: () => void; responders: ReactNode }) {
+export function DetailsSection({
+  incident,
+  canWrite,
+  onChanged,
+  responders,
+}: {
+  incident: IncidentDetail;
+  canWrite: boolean;
+  onChanged: () => void;
+  responders: ReactNode;
+}) {
   const people = usePeople();
   // a choice shows at once and stays until its save has come back; then the server's value rules
   const [severityDraft, setSeverity] = useState<IncidentSeverity | null>(null);
@@ -64,7 +74,12 @@ export function DetailsSection({ incident, canWrite, onChanged, responders }: { 
 
   const personSelect = (label: string, field: 'commander_id' | 'communicator_id', current: PersonRef | null) =>
     canWrite ? (
-      <select aria-label={label} value={incident[field] ?? ''} onChange={(e) => void save({ [field]: e.target.value || null })} className={`${inputClass()} py-1`}>
+      <select
+        aria-label={label}
+        value={incident[field] ?? ''}
+        onChange={(e) => void save({ [field]: e.target.value || null })}
+        className={`${inputClass()} py-1`}
+      >
         <option value="">Not assigned</option>
         {(people.data ?? []).map((p) => (
           <option key={p.id} value={p.id}>
@@ -76,7 +91,9 @@ export function DetailsSection({ incident, canWrite, onChanged, responders }: { 
       <PersonLabel person={current} />
     );
 
-  const ackAfter = incident.acknowledged ? new Date(incident.acknowledged).getTime() - new Date(incident.created_at).getTime() : null;
+  const ackAfter = incident.acknowledged
+    ? new Date(incident.acknowledged).getTime() - new Date(incident.created_at).getTime()
+    : null;
   return (
     <dl>
       <Row label="Incident">
@@ -134,7 +151,8 @@ export function DetailsSection({ incident, canWrite, onChanged, responders }: { 
       <Row label="Acknowledged">
         {incident.acknowledged ? (
           <span>
-            <RelativeTime at={incident.acknowledged} fallback={<span className="text-gray-400">—</span>} /> <span className="text-xs text-gray-500">(after {formatDuration(ackAfter)})</span>
+            <RelativeTime at={incident.acknowledged} fallback={<span className="text-gray-400">—</span>} />{' '}
+            <span className="text-xs text-gray-500">(after {formatDuration(ackAfter)})</span>
           </span>
         ) : (
           <span className="text-gray-400">—</span>

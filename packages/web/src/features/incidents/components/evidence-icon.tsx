@@ -1,4 +1,13 @@
-import { Boxes, FileDiff, HeartPulse, Lightbulb, MessageSquare, Network, ScrollText, type LucideIcon } from 'lucide-react';
+import {
+  Boxes,
+  FileDiff,
+  HeartPulse,
+  Lightbulb,
+  MessageSquare,
+  Network,
+  ScrollText,
+  type LucideIcon,
+} from 'lucide-react';
 import type { EvidenceType } from '@watchdeck/core';
 import { cn } from '#web/lib/cn.ts';
 
@@ -26,7 +35,10 @@ export function HealthDot({ health }: { health: string | null }) {
     <span
       data-health={health}
       title={health}
-      className={cn('inline-block h-2 w-2 shrink-0 rounded-full', good ? 'bg-green-500' : bad ? 'bg-red-500' : health === 'warning' ? 'bg-orange-400' : 'bg-gray-300')}
+      className={cn(
+        'inline-block h-2 w-2 shrink-0 rounded-full',
+        good ? 'bg-green-500' : bad ? 'bg-red-500' : health === 'warning' ? 'bg-orange-400' : 'bg-gray-300',
+      )}
     />
   );
 }

@@ -33,7 +33,13 @@ export function CreateHypothesisModal({
   const [busy, run] = useBusy();
   const submit = () =>
     run(async () => {
-      await createHypothesis({ incident_id: incidentId, parent_id: parent?.id ?? null, title: title.trim(), type: kind, created_by: me });
+      await createHypothesis({
+        incident_id: incidentId,
+        parent_id: parent?.id ?? null,
+        title: title.trim(),
+        type: kind,
+        created_by: me,
+      });
       onCreated();
       onClose();
     });
@@ -61,7 +67,13 @@ export function CreateHypothesisModal({
       >
         <label className="block space-y-1 text-sm font-medium text-gray-700">
           <span>Title</span>
-          <input autoFocus value={title} onChange={(e) => setTitle(e.target.value)} className={inputClass()} placeholder="What might explain it?" />
+          <input
+            autoFocus
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            className={inputClass()}
+            placeholder="What might explain it?"
+          />
         </label>
         <label className="block space-y-1 text-sm font-medium text-gray-700">
           <span>Type</span>
@@ -79,7 +91,15 @@ export function CreateHypothesisModal({
 }
 
 /** Deleting offers a choice (seed 001 section 4): disprove it, or delete it with its evidence and comments. */
-export function DeleteHypothesisDialog({ hypothesis, onClose, onChanged }: { hypothesis: Hypothesis; onClose: () => void; onChanged: () => void }) {
+export function DeleteHypothesisDialog({
+  hypothesis,
+  onClose,
+  onChanged,
+}: {
+  hypothesis: Hypothesis;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
   const [busy, setBusy] = useState<'disprove' | 'delete' | null>(null);
   const act = async (kind: 'disprove' | 'delete') => {
     setBusy(kind);
@@ -117,7 +137,8 @@ export function DeleteHypothesisDialog({ hypothesis, onClose, onChanged }: { hyp
       }
     >
       <p className="text-sm text-gray-700">
-        <strong>{hypothesis.title || NO_TITLE}</strong> can be marked as disproven and kept for the record, or deleted together with its sub-hypotheses, evidence and comments.
+        <strong>{hypothesis.title || NO_TITLE}</strong> can be marked as disproven and kept for the record, or deleted
+        together with its sub-hypotheses, evidence and comments.
       </p>
     </Modal>
   );

@@ -64,7 +64,9 @@ export function MentionTextarea({
   const matches = useMemo(() => {
     if (!active) return [];
     const q = active.query.toLowerCase();
-    return people.filter((p) => (p.name ?? '').toLowerCase().includes(q) || (p.email ?? '').toLowerCase().startsWith(q)).slice(0, MAX_SUGGESTIONS);
+    return people
+      .filter((p) => (p.name ?? '').toLowerCase().includes(q) || (p.email ?? '').toLowerCase().startsWith(q))
+      .slice(0, MAX_SUGGESTIONS);
   }, [active, people]);
 
   const update = (text: string, caret: number) => {
@@ -121,7 +123,12 @@ export function MentionTextarea({
         className={inputClass(invalid)}
       />
       {open && (
-        <ul id={listId} role="listbox" aria-label="People" className="absolute bottom-full left-0 z-20 mb-1 w-72 overflow-hidden rounded-md border border-gray-200 bg-white py-1 shadow-lg">
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label="People"
+          className="absolute bottom-full left-0 z-20 mb-1 w-72 overflow-hidden rounded-md border border-gray-200 bg-white py-1 shadow-lg"
+        >
           {matches.map((p, i) => (
             <li
               key={p.id}
@@ -132,7 +139,10 @@ export function MentionTextarea({
                 e.preventDefault();
                 pick(p);
               }}
-              className={cn('flex cursor-pointer items-center gap-2 px-3 py-1.5 text-sm', i === index ? 'bg-blue-50 text-blue-900' : 'text-gray-800')}
+              className={cn(
+                'flex cursor-pointer items-center gap-2 px-3 py-1.5 text-sm',
+                i === index ? 'bg-blue-50 text-blue-900' : 'text-gray-800',
+              )}
             >
               <Avatar person={p} />
               <span className="truncate">{p.name}</span>

@@ -30,7 +30,10 @@ export function useChartInfo(option: GitOpsOption) {
     staleTime: Infinity,
     retry: false,
     queryFn: async ({ signal }): Promise<ChartInfo> => {
-      const [meta, schema] = await Promise.allSettled([fetchText(option.chartYamlUrl, signal), fetchText(option.schemaUrl, signal)]);
+      const [meta, schema] = await Promise.allSettled([
+        fetchText(option.chartYamlUrl, signal),
+        fetchText(option.schemaUrl, signal),
+      ]);
       const info: ChartInfo = {};
       if (meta.status === 'fulfilled') {
         const doc = parse(meta.value) as { version?: unknown; description?: unknown } | null;
@@ -47,7 +50,10 @@ export function useChartInfo(option: GitOpsOption) {
       }
       if (meta.status === 'rejected' || schema.status === 'rejected') {
         const reason = meta.status === 'rejected' ? meta.reason : (schema as PromiseRejectedResult).reason;
-        info.unavailable = reason instanceof Error && reason.name !== 'TypeError' ? reason.message : 'the chart registry is not reachable';
+        info.unavailable =
+          reason instanceof Error && reason.name !== 'TypeError'
+            ? reason.message
+            : 'the chart registry is not reachable';
       }
       return info;
     },

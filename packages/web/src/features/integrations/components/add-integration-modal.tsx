@@ -65,12 +65,26 @@ export function AddIntegrationModal({
   const title = step.kind === 'choose' ? 'Add Integration' : `Add ${step.option.name}`;
 
   return (
-    <Modal open={open} onOpenChange={(o) => (o ? onOpenChange(true) : close())} title={title} size="full" dismissOnOutsideClick={false}>
+    <Modal
+      open={open}
+      onOpenChange={(o) => (o ? onOpenChange(true) : close())}
+      title={title}
+      size="full"
+      dismissOnOutsideClick={false}
+    >
       <div className="flex h-full min-h-0 flex-col">
         {step.kind === 'choose' && (
           <div className="space-y-6">
-            <OptionGroup title="Add via GitOps" options={GITOPS_OPTIONS} onChoose={(option) => setStep({ kind: 'gitops', option })} />
-            <OptionGroup title="Add Directly" options={direct} onChoose={(option) => setStep({ kind: 'direct', option })} />
+            <OptionGroup
+              title="Add via GitOps"
+              options={GITOPS_OPTIONS}
+              onChoose={(option) => setStep({ kind: 'gitops', option })}
+            />
+            <OptionGroup
+              title="Add Directly"
+              options={direct}
+              onChoose={(option) => setStep({ kind: 'direct', option })}
+            />
           </div>
         )}
         {step.kind === 'gitops' && <GitOpsForm option={step.option} onBack={back} onClose={close} />}

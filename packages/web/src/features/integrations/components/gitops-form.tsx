@@ -35,7 +35,12 @@ function Generated({ text, label }: { text: string; label: string }) {
       >
         {text}
       </pre>
-      <Button size="sm" className="absolute top-2 right-2" onClick={() => void copyToClipboard(text)} aria-label={`Copy ${label}`}>
+      <Button
+        size="sm"
+        className="absolute top-2 right-2"
+        onClick={() => void copyToClipboard(text)}
+        aria-label={`Copy ${label}`}
+      >
         <Copy size={13} aria-hidden /> Copy
       </Button>
     </div>
@@ -47,7 +52,15 @@ function Generated({ text, label }: { text: string; label: string }) {
  * chart's schema, and two tabs, 'Flux' (generated manifests) and 'Helm CLI' (generated command).
  * Nothing is written to the database: the bundle is installed by Flux or Helm in the cluster.
  */
-export function GitOpsForm({ option, onBack, onClose }: { option: GitOpsOption; onBack: () => void; onClose: () => void }) {
+export function GitOpsForm({
+  option,
+  onBack,
+  onClose,
+}: {
+  option: GitOpsOption;
+  onBack: () => void;
+  onClose: () => void;
+}) {
   const ids = { namespace: useId(), values: useId() };
   const [namespace, setNamespace] = useState(GITOPS_DEFAULT_NAMESPACE);
   const [valuesText, setValuesText] = useState(`# Values for the ${option.chart} chart\n`);
@@ -55,11 +68,21 @@ export function GitOpsForm({ option, onBack, onClose }: { option: GitOpsOption; 
   const chart = useChartInfo(option);
   const parsed = useMemo(() => parseValues(valuesText), [valuesText]);
   const ns = namespace.trim();
-  const nsError = ns ? (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) ? undefined : 'A namespace is lower-case letters, digits and dashes') : 'This field is required';
+  const nsError = ns
+    ? /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns)
+      ? undefined
+      : 'A namespace is lower-case letters, digits and dashes'
+    : 'This field is required';
 
   const spec =
     'values' in parsed && !nsError
-      ? { chart: option.chart, version: chart.data?.version, namespace: ns, interval: GITOPS_DEFAULT_INTERVAL, values: parsed.values }
+      ? {
+          chart: option.chart,
+          version: chart.data?.version,
+          namespace: ns,
+          interval: GITOPS_DEFAULT_INTERVAL,
+          values: parsed.values,
+        }
       : undefined;
 
   return (
@@ -106,7 +129,10 @@ export function GitOpsForm({ option, onBack, onClose }: { option: GitOpsOption; 
             invalid={'error' in parsed}
           />
         </FormField>
-        <p className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" role="note">
+        <p
+          className="flex items-start gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          role="note"
+        >
           <AlertTriangle size={15} aria-hidden className="mt-0.5 shrink-0" />
           The chart must be installed in Flux: commit the manifests to a repository Flux reconciles (the Flux source and
           helm controllers must run in the cluster), or install it once with the Helm CLI.
@@ -129,10 +155,18 @@ export function GitOpsForm({ option, onBack, onClose }: { option: GitOpsOption; 
             ))}
           </Tabs.List>
           <Tabs.Content value="flux">
-            {spec ? <Generated label="Flux manifests" text={fluxManifests(spec)} /> : <p className="text-sm text-gray-500">Fix the form to see the manifests.</p>}
+            {spec ? (
+              <Generated label="Flux manifests" text={fluxManifests(spec)} />
+            ) : (
+              <p className="text-sm text-gray-500">Fix the form to see the manifests.</p>
+            )}
           </Tabs.Content>
           <Tabs.Content value="helm">
-            {spec ? <Generated label="Helm command" text={helmCommand(spec)} /> : <p className="text-sm text-gray-500">Fix the form to see the command.</p>}
+            {spec ? (
+              <Generated label="Helm command" text={helmCommand(spec)} />
+            ) : (
+              <p className="text-sm text-gray-500">Fix the form to see the command.</p>
+            )}
           </Tabs.Content>
         </Tabs.Root>
       </div>

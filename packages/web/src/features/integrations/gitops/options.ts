@@ -1,4 +1,14 @@
-import { Activity, Boxes, Cloud, FileCode2, GitBranch, Network, Radar, ScrollText, type LucideIcon } from 'lucide-react';
+import {
+  Activity,
+  Boxes,
+  Cloud,
+  FileCode2,
+  GitBranch,
+  Network,
+  Radar,
+  ScrollText,
+  type LucideIcon,
+} from 'lucide-react';
 import type { IntegrationTable } from '../types.ts';
 
 /** The Flanksource chart repository the GitOps bundles are published in. */

@@ -24,7 +24,13 @@ type Tab = 'spec' | 'jobHistory';
  * topologies or scrapers; anything else is 'Unknown type'. Tabs Spec (the edit form) and Job
  * History; after an update or a delete it returns to /settings/integrations.
  */
-export function IntegrationDetailPage({ renderForm, renderJobHistory }: { renderForm: RenderIntegrationForm; renderJobHistory: RenderJobHistory }) {
+export function IntegrationDetailPage({
+  renderForm,
+  renderJobHistory,
+}: {
+  renderForm: RenderIntegrationForm;
+  renderJobHistory: RenderJobHistory;
+}) {
   const { type, id = '' } = useParams();
   const known = isIntegrationType(type);
   const table = known ? INTEGRATION_TABLES[type] : undefined;
@@ -52,9 +58,7 @@ export function IntegrationDetailPage({ renderForm, renderJobHistory }: { render
       </div>
     );
   } else if (item.error) {
-    body = (
-      <ErrorAlert error={item.error} />
-    );
+    body = <ErrorAlert error={item.error} />;
   } else if (!item.data) {
     body = <p className="p-6 text-center text-sm text-gray-500">{NO_RESOURCES_MESSAGE}</p>;
   } else {
@@ -62,12 +66,14 @@ export function IntegrationDetailPage({ renderForm, renderJobHistory }: { render
     body = (
       <Tabs.Root
         value={tab}
-        onValueChange={(v) => setParams((p) => {
-          const next = new URLSearchParams(p);
-          if (v === 'spec') next.delete('tab');
-          else next.set('tab', v);
-          return next;
-        })}
+        onValueChange={(v) =>
+          setParams((p) => {
+            const next = new URLSearchParams(p);
+            if (v === 'spec') next.delete('tab');
+            else next.set('tab', v);
+            return next;
+          })
+        }
         className="flex min-h-0 flex-1 flex-col"
       >
         <Tabs.List aria-label="Integration" className="mb-3 flex gap-1 border-b border-gray-200">
@@ -86,7 +92,10 @@ export function IntegrationDetailPage({ renderForm, renderJobHistory }: { render
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        <Tabs.Content value="spec" className="min-h-0 flex-1 overflow-auto rounded-lg border border-gray-200 bg-white p-4">
+        <Tabs.Content
+          value="spec"
+          className="min-h-0 flex-1 overflow-auto rounded-lg border border-gray-200 bg-white p-4"
+        >
           {renderForm({ table, row, onSaved: done, onDeleted: done })}
         </Tabs.Content>
         <Tabs.Content value="jobHistory" className="flex min-h-0 flex-1 flex-col">

@@ -19,10 +19,15 @@ import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 const SEARCH_DEBOUNCE_MS = 400;
 const col = dataTableColumns<IntegrationRow>();
 
-
 const columns = col.columns([
-  col.accessor('name', { header: 'Name', cell: (c) => <span className="font-medium text-gray-900">{c.getValue()}</span> }),
-  col.accessor('integration_type', { header: 'Type', cell: (c) => INTEGRATION_TYPE_LABELS[c.getValue()] ?? c.getValue() }),
+  col.accessor('name', {
+    header: 'Name',
+    cell: (c) => <span className="font-medium text-gray-900">{c.getValue()}</span>,
+  }),
+  col.accessor('integration_type', {
+    header: 'Type',
+    cell: (c) => INTEGRATION_TYPE_LABELS[c.getValue()] ?? c.getValue(),
+  }),
   col.accessor('namespace', { header: 'Namespace' }),
   col.accessor('source', { header: 'Source' }),
   col.accessor((r) => r.agent?.name ?? '', { id: 'agent', header: 'Agent', enableSorting: false }),
@@ -64,7 +69,13 @@ export function IntegrationsPage({ renderForm }: { renderForm: RenderIntegration
           <span className="text-gray-400">/</span>
           <span className="font-semibold text-gray-900">Integrations</span>
         </nav>
-        <Button variant="ghost" size="icon" aria-label="Reload integrations" onClick={() => void list.refetch()} disabled={list.isFetching}>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Reload integrations"
+          onClick={() => void list.refetch()}
+          disabled={list.isFetching}
+        >
           <RotateCw size={15} className={list.isFetching ? 'animate-spin' : undefined} aria-hidden />
         </Button>
         {canWrite && (
@@ -74,7 +85,11 @@ export function IntegrationsPage({ renderForm }: { renderForm: RenderIntegration
         )}
       </PageTitle>
       <div className="relative max-w-sm">
-        <Search size={14} aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-gray-400" />
+        <Search
+          size={14}
+          aria-hidden
+          className="pointer-events-none absolute top-1/2 left-2.5 -translate-y-1/2 text-gray-400"
+        />
         <input
           type="search"
           aria-label="Search integrations"

@@ -1,21 +1,11 @@
 import { useMemo } from 'react';
 import { RotateCw } from 'lucide-react';
 import { TriStateFilter, UrlTriStateFilter } from '#web/components/filters/index.ts';
-import {
-  JOB_RESOURCE_TYPES,
-  JOB_STATUSES,
-  JobHistoryTable,
-  useJobHistory,
-} from '#web/components/job-history/index.ts';
+import { JOB_RESOURCE_TYPES, JOB_STATUSES, JobHistoryTable, useJobHistory } from '#web/components/job-history/index.ts';
 import { UrlTimeRangePicker, resolveTimeRange, useTimeRangeParams } from '#web/components/time-range/index.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { PageTitle } from '#web/components/ui/page-title.tsx';
-import {
-  usePaginationParams,
-  useSearchParamState,
-  useSortingParams,
-  useTriStateParam,
-} from '#web/lib/url-state.ts';
+import { usePaginationParams, useSearchParamState, useSortingParams, useTriStateParam } from '#web/lib/url-state.ts';
 import { useJobNames } from '../api/use-job-names.ts';
 import {
   JOBS_DEFAULT_RANGE,

@@ -1,11 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { isUuid } from '#web/lib/ids.ts';
 import { db, unwrap } from '#web/lib/api.ts';
-import {
-  settingsItemKey,
-  type SettingsResourceConfig,
-  type SettingsRow,
-} from '#web/components/settings-form/index.ts';
+import { settingsItemKey, type SettingsResourceConfig, type SettingsRow } from '#web/components/settings-form/index.ts';
 
 /** GET /{table}?id=eq.{id}; a deleted or unknown id is null ('No resources found'). */
 export function useSettingsItem(c: SettingsResourceConfig, id: string) {

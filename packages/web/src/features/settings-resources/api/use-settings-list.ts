@@ -1,11 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { SETTINGS_LIST_LIMIT } from '@watchdeck/core';
 import { db, unwrap } from '#web/lib/api.ts';
-import {
-  settingsListKey,
-  type SettingsResourceConfig,
-  type SettingsRow,
-} from '#web/components/settings-form/index.ts';
+import { settingsListKey, type SettingsResourceConfig, type SettingsRow } from '#web/components/settings-form/index.ts';
 
 /**
  * GET /{table_with_status}?select=*,created_by(...)&order=name&deleted_at=is.null&limit=100

@@ -53,9 +53,7 @@ function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProp
       </div>
     );
   } else if (item.error) {
-    body = (
-      <ErrorAlert error={item.error} />
-    );
+    body = <ErrorAlert error={item.error} />;
   } else if (!row) {
     body = <p className="p-6 text-center text-sm text-gray-500">{NO_RESOURCES_MESSAGE}</p>;
   } else {

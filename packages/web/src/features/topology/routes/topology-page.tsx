@@ -18,7 +18,10 @@ export function TopologyPage() {
         {components.data?.map((c) => (
           <li key={c.id} className="rounded border border-gray-200 bg-white p-3 shadow-sm" data-testid="component-card">
             <div className="flex items-center gap-2">
-              <span className={`h-2.5 w-2.5 rounded-full ${statusColour[c.status ?? ''] ?? 'bg-gray-400'}`} title={c.status ?? 'unknown'} />
+              <span
+                className={`h-2.5 w-2.5 rounded-full ${statusColour[c.status ?? ''] ?? 'bg-gray-400'}`}
+                title={c.status ?? 'unknown'}
+              />
               <span className="font-medium">{c.name}</span>
             </div>
             <div className="mt-1 text-xs text-gray-500">{c.type ?? '—'}</div>

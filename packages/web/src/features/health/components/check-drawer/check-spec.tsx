@@ -5,7 +5,15 @@ import { errorMessage } from '#web/lib/http.ts';
 import type { CheckDetails } from '#web/features/health/api/check-details.ts';
 
 /** Spec tab: the check's definition as YAML, read-only (edit it through the canary). */
-export function CheckSpec({ details, isLoading, error }: { details: CheckDetails | null | undefined; isLoading: boolean; error: unknown }) {
+export function CheckSpec({
+  details,
+  isLoading,
+  error,
+}: {
+  details: CheckDetails | null | undefined;
+  isLoading: boolean;
+  error: unknown;
+}) {
   if (error) return <p className="text-sm text-red-600">{errorMessage(error)}</p>;
   if (isLoading) return <Spinner />;
   if (!details) return <p className="text-sm text-gray-500">No spec</p>;
