@@ -24,6 +24,7 @@ import { registerSettings, settingsWrites } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
 import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
+import { registerProbes } from './metrics/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -172,6 +173,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       return reply.code(503).send({ status: 'error', database: 'unreachable' });
     }
   });
+
+  // Orchestrators' probes: live (the process answers), ready (database, migrations, engines, not draining).
+  registerProbes(app, { db, engines, runsEngines: config.role !== 'api' });
 
   // Scripts never see the data directory (PGlite files, secret.key), the files secrets came from or
   // the installation: none is mounted, and each is masked should it lie under /usr or /etc.

@@ -30,6 +30,11 @@ const schema = z.object({
     .max(1024 ** 3)
     .default(16 * 1024 * 1024),
   WATCHDECK_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
+  // after SIGTERM: readiness fails while requests are still served, so load balancers move away
+  WATCHDECK_SHUTDOWN_DRAIN: z
+    .string()
+    .refine((v) => v.trim() === '0' || (parseDuration(v) ?? 0) > 0, 'a duration such as 5s, or 0 for none')
+    .default('0'),
   // background engines (jobs/)
   WATCHDECK_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   WATCHDECK_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
@@ -101,6 +106,8 @@ export type Config = {
   dbMaxEmbedDepth: number;
   dbMaxResponseBytes: number;
   shutdownTimeoutMs: number;
+  /** how long readiness fails before the server stops accepting requests on shutdown, ms */
+  shutdownDrainMs: number;
   /** 'api' serves HTTP only, 'worker' runs the engines only, 'all' both (DESIGN section 6) */
   role: 'all' | 'api' | 'worker';
   /** event-queue consumer loops in this process */
@@ -250,6 +257,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     dbMaxEmbedDepth: e.WATCHDECK_DB_MAX_EMBED_DEPTH,
     dbMaxResponseBytes: e.WATCHDECK_DB_MAX_RESPONSE_BYTES,
     shutdownTimeoutMs: e.WATCHDECK_SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: e.WATCHDECK_SHUTDOWN_DRAIN.trim() === '0' ? 0 : parseDuration(e.WATCHDECK_SHUTDOWN_DRAIN)!,
     role: e.WATCHDECK_ROLE,
     workers: e.WATCHDECK_WORKERS,
     jobHistoryRetentionDays: e.WATCHDECK_JOB_HISTORY_RETENTION_DAYS,

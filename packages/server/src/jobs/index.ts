@@ -25,6 +25,8 @@ export interface Engines {
   process: EngineProcess;
   /** Work an area does once when this process's engines start (before the scheduler runs). */
   onStart(fn: () => Promise<void>): void;
+  /** start() has finished and stop() has not been called (readiness) */
+  readonly running: boolean;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export function createEngines(
   });
 
   let started = false;
+  let running = false;
   const starters: (() => Promise<void>)[] = [];
   return {
     scheduler,
@@ -90,8 +93,13 @@ export function createEngines(
       // consumers first: the scheduled runs publish events they must receive
       await queue.start(opts.workers);
       await scheduler.start();
+      running = true;
+    },
+    get running() {
+      return running;
     },
     async stop() {
+      running = false;
       await Promise.all([scheduler.stop(), queue.stop()]);
       // Our runs are finished: leave, so nobody waits for our heartbeat to lapse.
       if (started) await proc.stop().catch((err) => log.warn({ err }, 'engine process: leaving failed'));
