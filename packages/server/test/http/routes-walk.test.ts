@@ -111,7 +111,8 @@ for (const driver of testDrivers()) {
 
     beforeAll(async () => {
       db = await driver.open();
-      app = await startApp(db);
+      // engines are not started here: an API-only process, so /api/health/ready answers 200
+      app = await startApp(db, { role: 'api' });
       for (const role of ['admin', 'viewer']) {
         const email = `${role}@walk.test`;
         await createIdentity(db, {
