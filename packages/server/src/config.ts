@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDuration } from '@watchdeck/core';
+import { parseAllowList } from './metrics/access.ts';
 
 /** Every setting Watchdeck reads from the environment. Documented in README "Settings". */
 const schema = z.object({
@@ -68,6 +69,13 @@ const schema = z.object({
     .refine((v) => parseTrustProxy(v) !== undefined, "'false', 'true', a hop count, or comma-separated IPs/CIDRs")
     .default('false'),
   WATCHDECK_ALLOWED_HOSTS: z.string().default(''),
+  // GET /metrics (metrics/README.md): who may scrape, and how many check label keys it shows
+  WATCHDECK_METRICS_TOKEN: z.string().min(16).optional(),
+  WATCHDECK_METRICS_ALLOW: z
+    .string()
+    .refine((v) => parseAllowList(v) !== undefined, "'loopback', 'none', or comma-separated IPs/CIDRs")
+    .default('loopback'),
+  WATCHDECK_METRICS_CHECK_LABELS: z.coerce.number().int().min(0).max(50).default(10),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -86,6 +94,7 @@ export const SECRET_SETTINGS = [
   'WATCHDECK_SECRET_KEY',
   'WATCHDECK_ADMIN_PASSWORD',
   'SMTP_URL',
+  'WATCHDECK_METRICS_TOKEN',
 ] as const;
 
 export type Config = {
@@ -151,6 +160,8 @@ export type Config = {
   allowedHosts: string[];
   /** the CSP frame-ancestors sources: who may frame the console ("'none'": nobody) */
   frameAncestors: string;
+  /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
+  metrics: { token?: string; allow: string[]; checkLabelKeys: number };
 };
 
 /** Names proxy-addr understands besides addresses and CIDRs. */
@@ -287,5 +298,10 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     frameAncestors: e.WATCHDECK_FRAME_ANCESTORS,
+    metrics: {
+      token: e.WATCHDECK_METRICS_TOKEN || undefined,
+      allow: parseAllowList(e.WATCHDECK_METRICS_ALLOW)!,
+      checkLabelKeys: e.WATCHDECK_METRICS_CHECK_LABELS,
+    },
   };
 }

@@ -7,7 +7,8 @@ import { EngineProcess } from './processes.ts';
 
 export { publish, type ConsumedEvent, type DeliveryContext } from './event-queue.ts';
 export { type JobSource } from './scheduler.ts';
-export { runJob } from './job-history.ts';
+export { runJob, observeJobRuns } from './job-history.ts';
+export { eventBusStats } from './event-stats.ts';
 export { resourceJobSource, type ScheduledResource } from './resource-source.ts';
 
 export interface EnginesOptions {
@@ -16,6 +17,8 @@ export interface EnginesOptions {
   /** liveness of this process among the replicas (processes.ts defaults: 10 s beats, 30 s window) */
   heartbeatMs?: number;
   staleAfterMs?: number;
+  /** how late each scheduled slot fired, ms (metrics) */
+  onSchedulerLag?: (lagMs: number) => void;
 }
 
 export interface Engines {
@@ -49,6 +52,7 @@ export function createEngines(
   const scheduler = new Scheduler(db, {
     processId: proc.id,
     onError: (err, key) => log.error({ err, job: key }, 'scheduled job failed'),
+    onFired: opts.onSchedulerLag,
   });
   const queue = new EventQueue(db, {
     processId: proc.id,

@@ -3,3 +3,5 @@
  * console. README.md in this folder says what is exposed and how it is protected.
  */
 export { registerProbes } from './probes.ts';
+export { createMetrics } from './collectors.ts';
+export { metricsRoutes } from './routes.ts';
