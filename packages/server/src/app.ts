@@ -24,7 +24,7 @@ import { registerSettings, settingsWrites } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
 import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
-import { createMetrics, metricsRoutes, registerProbes } from './metrics/index.ts';
+import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -181,6 +181,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   // Orchestrators' probes: live (the process answers), ready (database, migrations, engines, not draining).
   registerProbes(app, { db, engines, runsEngines: config.role !== 'api' });
   metricsRoutes(app, { db, metrics, ...config.metrics });
+  // the API described from the route schemas (OpenAPI 3.1)
+  openApiRoutes(app, version);
 
   // Scripts never see the data directory (PGlite files, secret.key), the files secrets came from or
   // the installation: none is mounted, and each is masked should it lie under /usr or /etc.

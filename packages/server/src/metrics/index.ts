@@ -5,3 +5,4 @@
 export { registerProbes } from './probes.ts';
 export { createMetrics } from './collectors.ts';
 export { metricsRoutes } from './routes.ts';
+export { openApiRoutes } from './openapi.ts';

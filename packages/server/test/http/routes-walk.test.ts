@@ -203,7 +203,8 @@ for (const driver of testDrivers()) {
             refused++;
           } else {
             expect(r.status, `${what}: ${r.text.slice(0, 300)}`).toBeLessThan(500);
-            expect(r.text, what).not.toMatch(DB_WORDS);
+            // the API's description names PostgREST, whose contract /api/db follows
+            if (route.url !== '/api/openapi.json') expect(r.text, what).not.toMatch(DB_WORDS);
           }
         }
       }
