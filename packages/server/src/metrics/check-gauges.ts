@@ -9,7 +9,7 @@
  * (ties by name), sanitised to Prometheus's [a-zA-Z_][a-zA-Z0-9_]*; values are text, at most
  * 200 characters.
  */
-import type { CheckGauge } from '../health/index.ts';
+import type { CheckGauge, CheckIdentity } from '../health/index.ts';
 
 const MAX_VALUE = 200;
 
@@ -19,18 +19,20 @@ function promLabelName(key: string): string {
 }
 
 /** The exposition format's escaping of a label value: backslash, double quote, newline. */
+const NEEDS_ESCAPE = /[\\"\n]/;
 function escapeValue(v: string): string {
   const s = v.length > MAX_VALUE ? v.slice(0, MAX_VALUE) : v;
-  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+  // most names need none: one test instead of three replacements
+  return NEEDS_ESCAPE.test(s) ? s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') : s;
 }
 
-const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+const valueText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** The label keys shown: the most used first, at most `max`, one per sanitised name. */
 function chooseKeys(rows: CheckGauge[], max: number): [key: string, name: string][] {
   if (max <= 0) return [];
   const counts = new Map<string, number>();
-  for (const r of rows) for (const k of Object.keys(r.labels ?? {})) counts.set(k, (counts.get(k) ?? 0) + 1);
+  for (const r of rows) for (const k in r.identity.labels ?? {}) counts.set(k, (counts.get(k) ?? 0) + 1);
   const chosen: [string, string][] = [];
   const names = new Set<string>();
   for (const [k] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
@@ -43,31 +45,38 @@ function chooseKeys(rows: CheckGauge[], max: number): [key: string, name: string
   return chosen;
 }
 
+/**
+ * A check's label set as text, kept with its identity object (the same object while the check's
+ * name, labels and canary are unchanged: health's checkGauges) for as long as the chosen keys stay.
+ */
+const labelTexts = new WeakMap<CheckIdentity, { keys: string; text: string }>();
+
+function labelText(c: CheckIdentity, keys: [string, string][], signature: string): string {
+  const hit = labelTexts.get(c);
+  if (hit && hit.keys === signature) return hit.text;
+  let text = `check_id="${c.id}",name="${escapeValue(c.name)}",namespace="${escapeValue(c.namespace)}",type="${escapeValue(c.type)}",canary="${escapeValue(c.canary)}"`;
+  for (const [k, name] of keys) {
+    const v = c.labels?.[k];
+    if (v !== undefined && v !== null) text += `,${name}="${escapeValue(valueText(v))}"`;
+  }
+  labelTexts.set(c, { keys: signature, text });
+  return text;
+}
+
 export function renderCheckGauges(rows: CheckGauge[], maxLabelKeys: number): string {
   const keys = chooseKeys(rows, maxLabelKeys);
-  const healthy: string[] = [];
-  const latency: string[] = [];
-  const uptime: string[] = [];
+  const signature = keys.map(([k]) => k).join('\u0000');
+  let healthy =
+    '# HELP watchdeck_check_healthy Whether the check passed its last run (1) or failed it (0)\n# TYPE watchdeck_check_healthy gauge\n';
+  let latency =
+    "# HELP watchdeck_check_latency_seconds The check's last run duration\n# TYPE watchdeck_check_latency_seconds gauge\n";
+  let uptime =
+    '# HELP watchdeck_check_uptime_ratio Share of passing runs in the last 24 hours (hourly roll-ups)\n# TYPE watchdeck_check_uptime_ratio gauge\n';
   for (const r of rows) {
-    let labels = `check_id="${r.id}",name="${escapeValue(r.name)}",namespace="${escapeValue(r.namespace)}",type="${escapeValue(r.type)}",canary="${escapeValue(r.canary)}"`;
-    for (const [k, name] of keys) {
-      const v = r.labels?.[k];
-      if (v !== undefined && v !== null) labels += `,${name}="${escapeValue(text(v))}"`;
-    }
-    if (r.healthy !== null) healthy.push(`watchdeck_check_healthy{${labels}} ${r.healthy ? 1 : 0}`);
-    if (r.latencyMs !== null) latency.push(`watchdeck_check_latency_seconds{${labels}} ${r.latencyMs / 1000}`);
-    if (r.uptime !== null) uptime.push(`watchdeck_check_uptime_ratio{${labels}} ${r.uptime}`);
+    const labels = labelText(r.identity, keys, signature);
+    if (r.healthy !== null) healthy += `watchdeck_check_healthy{${labels}} ${r.healthy ? 1 : 0}\n`;
+    if (r.latencyMs !== null) latency += `watchdeck_check_latency_seconds{${labels}} ${r.latencyMs / 1000}\n`;
+    if (r.uptime !== null) uptime += `watchdeck_check_uptime_ratio{${labels}} ${r.uptime}\n`;
   }
-  return [
-    '# HELP watchdeck_check_healthy Whether the check passed its last run (1) or failed it (0)',
-    '# TYPE watchdeck_check_healthy gauge',
-    ...healthy,
-    "# HELP watchdeck_check_latency_seconds The check's last run duration",
-    '# TYPE watchdeck_check_latency_seconds gauge',
-    ...latency,
-    '# HELP watchdeck_check_uptime_ratio Share of passing runs in the last 24 hours (hourly roll-ups)',
-    '# TYPE watchdeck_check_uptime_ratio gauge',
-    ...uptime,
-    '',
-  ].join('\n');
+  return healthy + latency + uptime;
 }

@@ -132,6 +132,11 @@ for (const driver of testDrivers()) {
       const after = await (await fetch(`${app.url}/metrics`)).text();
       expect(sample(after, 'watchdeck_http_request_duration_seconds_count', { route: 'unmatched' })).toBe(1);
       expect(after).not.toContain(`/api/no-such/`);
+      // a check's labels change: the next scrape shows the new ones (its names are cached until then)
+      await db.query(`UPDATE checks SET labels = labels || '{"team": "platform"}' WHERE id = $1`, [rows[0].id]);
+      const relabelled = await (await fetch(`${app.url}/metrics`)).text();
+      expect(sample(relabelled, 'watchdeck_check_healthy', { ...check, label_team: 'platform' })).toBe(0);
+      expect(relabelled).not.toContain('label_team="sre"');
     });
   });
 }
