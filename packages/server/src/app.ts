@@ -126,13 +126,14 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   app.setValidatorCompiler(zodValidatorCompiler);
 
   // Prometheus metrics (metrics/README.md): the engines, the health engine and /api/db report to it.
-  const metrics = createMetrics(db);
+  // WATCHDECK_METRICS=false: no /metrics and nothing measured per request
+  const metrics = config.metrics.enabled ? createMetrics(db) : undefined;
   const engines = createEngines(db, app.log, {
     workers: config.workers,
     jobHistoryRetentionDays: config.jobHistoryRetentionDays,
-    onSchedulerLag: metrics.schedulerLag,
+    onSchedulerLag: metrics?.schedulerLag,
   });
-  metrics.attach(app, engines);
+  metrics?.attach(app, engines);
   app.decorate('engines', engines);
   // Background work stops before the database closes (main.ts closes it after app.close()).
   app.addHook('onClose', async () => engines.stop());
@@ -180,7 +181,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
 
   // Orchestrators' probes: live (the process answers), ready (database, migrations, engines, not draining).
   registerProbes(app, { db, engines, runsEngines: config.role !== 'api' });
-  metricsRoutes(app, { db, metrics, ...config.metrics });
+  if (metrics) metricsRoutes(app, { db, metrics, ...config.metrics });
   // the API described from the route schemas (OpenAPI 3.1)
   openApiRoutes(app, version);
 
@@ -205,7 +206,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     db,
     box,
     retentionDays: config.checkStatusRetentionDays,
-    engine: { sandbox, onRun: metrics.checkRun },
+    engine: { sandbox, onRun: metrics?.checkRun },
   });
   registerIncidents(app, { db, box, mailer, config });
 
@@ -231,7 +232,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     actor: (req) => req.caller?.person.id,
     // triggers that decide by role read them as request.roles (auth/sql/10-caller.sql)
     actorRoles: (req) => req.caller?.roles,
-    onPlanned: metrics.dbPlanned,
+    onPlanned: metrics?.dbPlanned,
   });
 
   const webDir = config.webDir ? resolve(config.webDir) : defaultWebDir;

@@ -70,6 +70,7 @@ const schema = z.object({
     .default('false'),
   WATCHDECK_ALLOWED_HOSTS: z.string().default(''),
   // GET /metrics (metrics/README.md): who may scrape, and how many check label keys it shows
+  WATCHDECK_METRICS: z.enum(['true', 'false']).default('true'),
   WATCHDECK_METRICS_TOKEN: z.string().min(16).optional(),
   WATCHDECK_METRICS_ALLOW: z
     .string()
@@ -161,7 +162,7 @@ export type Config = {
   /** the CSP frame-ancestors sources: who may frame the console ("'none'": nobody) */
   frameAncestors: string;
   /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
-  metrics: { token?: string; allow: string[]; checkLabelKeys: number };
+  metrics: { enabled: boolean; token?: string; allow: string[]; checkLabelKeys: number };
 };
 
 /** Names proxy-addr understands besides addresses and CIDRs. */
@@ -299,6 +300,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     frameAncestors: e.WATCHDECK_FRAME_ANCESTORS,
     metrics: {
+      enabled: e.WATCHDECK_METRICS === 'true',
       token: e.WATCHDECK_METRICS_TOKEN || undefined,
       allow: parseAllowList(e.WATCHDECK_METRICS_ALLOW)!,
       checkLabelKeys: e.WATCHDECK_METRICS_CHECK_LABELS,

@@ -44,10 +44,10 @@ for (const driver of testDrivers()) {
 
     it('refuses other addresses: 403 without a token configured, 401 asking for one when it is', async () => {
       const forbidden = await startApp(db, {
-        metrics: { allow: ['10.0.0.0/8'], checkLabelKeys: 10 },
+        metrics: { enabled: true, allow: ['10.0.0.0/8'], checkLabelKeys: 10 },
       });
       const tokened = await startApp(db, {
-        metrics: { allow: [], token: TOKEN, checkLabelKeys: 10 },
+        metrics: { enabled: true, allow: [], token: TOKEN, checkLabelKeys: 10 },
       });
       try {
         const f = await fetch(`${forbidden.url}/metrics`);
@@ -70,6 +70,16 @@ for (const driver of testDrivers()) {
       } finally {
         await forbidden.app.close();
         await tokened.app.close();
+      }
+    });
+
+    it('WATCHDECK_METRICS=false: no /metrics at all', async () => {
+      const off = await startApp(db, { metrics: { enabled: false, allow: ['127.0.0.0/8'], checkLabelKeys: 10 } });
+      try {
+        expect((await fetch(`${off.url}/metrics`)).status).toBe(404);
+        expect((await fetch(`${off.url}/api/health/live`)).status).toBe(200);
+      } finally {
+        await off.app.close();
       }
     });
 

@@ -43,7 +43,10 @@ for (const driver of testDrivers()) {
     beforeAll(async () => {
       db = await driver.open();
       // not even loopback may scrape without the token: Prometheus must send it
-      app = await startApp(db, { authMode: 'none', metrics: { allow: [], token: TOKEN, checkLabelKeys: 10 } });
+      app = await startApp(db, {
+        authMode: 'none',
+        metrics: { enabled: true, allow: [], token: TOKEN, checkLabelKeys: 10 },
+      });
       dir = mkdtempSync(join(tmpdir(), 'watchdeck-prometheus-'));
       const target = new URL(app.url).host;
       writeFileSync(
