@@ -122,11 +122,73 @@ function openApiDocument(routes: readonly DeclaredRoute[], version: string): Jso
   };
 }
 
+const html = (v: unknown) =>
+  String(v).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A parameter's or body's type in a few words: its type, format, enum or pattern. */
+function typeOf(schema: JsonSchema | undefined): string {
+  if (!schema) return '';
+  if (Array.isArray(schema.enum)) return `one of ${schema.enum.join(', ')}`;
+  const t = Array.isArray(schema.type) ? schema.type.join(' | ') : ((schema.type as string | undefined) ?? 'any');
+  return [t, schema.format, schema.pattern ? `matching ${String(schema.pattern)}` : ''].filter(Boolean).join(', ');
+}
+
+/**
+ * The same document as one readable page, rendered here (no script, nothing fetched from
+ * elsewhere): operations by tag with their access rule, parameters and body schema.
+ */
+function openApiPage(doc: JsonSchema): string {
+  const byTag = new Map<string, string[]>();
+  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, JsonSchema>>)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const params = (op.parameters ?? []) as { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
+      const body = (op.requestBody as { content: Record<string, { schema: JsonSchema }> } | undefined)?.content[
+        'application/json'
+      ]?.schema;
+      const rows = params
+        .map(
+          (p) =>
+            `<tr><td><code>${html(p.name)}</code></td><td>${html(p.in)}</td><td>${p.required ? 'required' : ''}</td><td>${html(typeOf(p.schema))}</td></tr>`,
+        )
+        .join('');
+      const tag = ((op.tags as string[] | undefined) ?? ['other'])[0];
+      const section =
+        `<section><h3><span class="m">${html(method.toUpperCase())}</span> <code>${html(path)}</code></h3>` +
+        `<p>${html(op.summary ?? op['x-watchdeck-access'] ?? '')}${op.description ? ` — ${html(op.description)}` : ''}</p>` +
+        (rows ? `<table><tr><th>parameter</th><th>in</th><th></th><th>type</th></tr>${rows}</table>` : '') +
+        (body
+          ? `<details><summary>JSON body</summary><pre>${html(JSON.stringify(body, null, 2))}</pre></details>`
+          : '') +
+        '</section>';
+      byTag.set(tag, [...(byTag.get(tag) ?? []), section]);
+    }
+  }
+  const info = doc.info as { title: string; version: string };
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${html(info.title)} API</title>
+<style>body{font:14px/1.4 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
+section{border-top:1px solid #ddd;padding:.5rem 0}h3{margin:.2rem 0;font-size:1rem}.m{display:inline-block;min-width:4rem;font-weight:600}
+table{border-collapse:collapse}td,th{padding:.1rem .6rem .1rem 0;text-align:left}pre{background:#f6f6f6;padding:.5rem;overflow:auto}</style></head>
+<body><h1>${html(info.title)} API ${html(info.version)}</h1>
+<p>OpenAPI ${html(doc.openapi)} document: <a href="/api/openapi.json">/api/openapi.json</a>. Errors answer in one shape
+<code>{statusCode, code, error, message, errors?}</code>; callers send a session cookie or <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+${[...byTag]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([tag, sections]) => `<h2>${html(tag)}</h2>${sections.join('')}`)
+  .join('\n')}
+</body></html>`;
+}
+
 export function openApiRoutes(app: FastifyInstance, version: string): void {
   // built at the first request: every route is registered by then
   let doc: JsonSchema | undefined;
+  let page: string | undefined;
   typed(app).get('/api/openapi.json', { config: PUBLIC, schema: noReadInput }, async () => {
     doc ??= openApiDocument(app.declaredRoutes, version);
     return doc;
+  });
+  typed(app).get('/api/openapi', { config: PUBLIC, schema: noReadInput }, async (_req, reply) => {
+    doc ??= openApiDocument(app.declaredRoutes, version);
+    page ??= openApiPage(doc);
+    return reply.type('text/html; charset=utf-8').send(page);
   });
 }

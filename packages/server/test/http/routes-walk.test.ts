@@ -204,7 +204,7 @@ for (const driver of testDrivers()) {
           } else {
             expect(r.status, `${what}: ${r.text.slice(0, 300)}`).toBeLessThan(500);
             // the API's description names PostgREST, whose contract /api/db follows
-            if (route.url !== '/api/openapi.json') expect(r.text, what).not.toMatch(DB_WORDS);
+            if (!route.url.startsWith('/api/openapi')) expect(r.text, what).not.toMatch(DB_WORDS);
           }
         }
       }

@@ -69,5 +69,17 @@ for (const driver of testDrivers()) {
       expect(Object.keys(doc.paths['/api/db/{table}'])).toEqual(['get', 'post', 'patch', 'delete']);
       expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/db'))).toEqual(['/api/db/{table}']);
     });
+
+    it('is served as a readable page too', async () => {
+      const res = await fetch(`${app.url}/api/openapi`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      const page = await res.text();
+      expect(page).toContain('<code>/api/health/ready</code>');
+      expect(page).toContain('<code>/api/incidents/responder-instances</code>');
+      expect(page).not.toMatch(/<script/i);
+      // schema patterns and the like are escaped, never markup
+      expect(page).toContain('&lt;token&gt;');
+    });
   });
 }
