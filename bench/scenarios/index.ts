@@ -5,6 +5,8 @@ import { healthScheduling } from './health-scheduling.ts';
 import { healthPageRender } from './health-page-render.ts';
 import { healthSummary1h, healthSummary30d, healthYearOneCheck } from './health-summary.ts';
 import { incidentDetail, incidentsList } from './incidents.ts';
+import { metricsOverhead } from './metrics-overhead.ts';
+import { metricsScrape } from './metrics-scrape.ts';
 
 export interface Scenario {
   name: string;
@@ -22,4 +24,6 @@ export const scenarios: Scenario[] = [
   healthPageRender,
   incidentsList,
   incidentDetail,
+  metricsScrape,
+  metricsOverhead,
 ];

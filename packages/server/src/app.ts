@@ -24,6 +24,7 @@ import { registerSettings, settingsWrites } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
 import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
+import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -124,10 +125,15 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   registerErrorHandler(app);
   app.setValidatorCompiler(zodValidatorCompiler);
 
+  // Prometheus metrics (metrics/README.md): the engines, the health engine and /api/db report to it.
+  // WATCHDECK_METRICS=false: no /metrics and nothing measured per request
+  const metrics = config.metrics.enabled ? createMetrics(db) : undefined;
   const engines = createEngines(db, app.log, {
     workers: config.workers,
     jobHistoryRetentionDays: config.jobHistoryRetentionDays,
+    onSchedulerLag: metrics?.schedulerLag,
   });
+  metrics?.attach(app, engines);
   app.decorate('engines', engines);
   // Background work stops before the database closes (main.ts closes it after app.close()).
   app.addHook('onClose', async () => engines.stop());
@@ -173,6 +179,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     }
   });
 
+  // Orchestrators' probes: live (the process answers), ready (database, migrations, engines, not draining).
+  registerProbes(app, { db, engines, runsEngines: config.role !== 'api' });
+  if (metrics) metricsRoutes(app, { db, metrics, ...config.metrics });
+  // the API described from the route schemas (OpenAPI 3.1)
+  openApiRoutes(app, version);
+
   // Scripts never see the data directory (PGlite files, secret.key), the files secrets came from or
   // the installation: none is mounted, and each is masked should it lie under /usr or /etc.
   const sandbox = createSandbox({
@@ -190,7 +202,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   });
   await app.register(connectionRoutes, { db, box });
 
-  registerHealth(app, { db, box, retentionDays: config.checkStatusRetentionDays, engine: { sandbox } });
+  registerHealth(app, {
+    db,
+    box,
+    retentionDays: config.checkStatusRetentionDays,
+    engine: { sandbox, onRun: metrics?.checkRun },
+  });
   registerIncidents(app, { db, box, mailer, config });
 
   await registerSettings(app, { db });
@@ -215,6 +232,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     actor: (req) => req.caller?.person.id,
     // triggers that decide by role read them as request.roles (auth/sql/10-caller.sql)
     actorRoles: (req) => req.caller?.roles,
+    onPlanned: metrics?.dbPlanned,
   });
 
   const webDir = config.webDir ? resolve(config.webDir) : defaultWebDir;

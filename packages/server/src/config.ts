@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDuration } from '@watchdeck/core';
+import { parseAllowList } from './metrics/access.ts';
 
 /** Every setting Watchdeck reads from the environment. Documented in README "Settings". */
 const schema = z.object({
@@ -30,6 +31,11 @@ const schema = z.object({
     .max(1024 ** 3)
     .default(16 * 1024 * 1024),
   WATCHDECK_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10000),
+  // after SIGTERM: readiness fails while requests are still served, so load balancers move away
+  WATCHDECK_SHUTDOWN_DRAIN: z
+    .string()
+    .refine((v) => v.trim() === '0' || (parseDuration(v) ?? 0) > 0, 'a duration such as 5s, or 0 for none')
+    .default('0'),
   // background engines (jobs/)
   WATCHDECK_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   WATCHDECK_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
@@ -63,6 +69,14 @@ const schema = z.object({
     .refine((v) => parseTrustProxy(v) !== undefined, "'false', 'true', a hop count, or comma-separated IPs/CIDRs")
     .default('false'),
   WATCHDECK_ALLOWED_HOSTS: z.string().default(''),
+  // GET /metrics (metrics/README.md): who may scrape, and how many check label keys it shows
+  WATCHDECK_METRICS: z.enum(['true', 'false']).default('true'),
+  WATCHDECK_METRICS_TOKEN: z.string().min(16).optional(),
+  WATCHDECK_METRICS_ALLOW: z
+    .string()
+    .refine((v) => parseAllowList(v) !== undefined, "'loopback', 'none', or comma-separated IPs/CIDRs")
+    .default('loopback'),
+  WATCHDECK_METRICS_CHECK_LABELS: z.coerce.number().int().min(0).max(50).default(10),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -81,6 +95,7 @@ export const SECRET_SETTINGS = [
   'WATCHDECK_SECRET_KEY',
   'WATCHDECK_ADMIN_PASSWORD',
   'SMTP_URL',
+  'WATCHDECK_METRICS_TOKEN',
 ] as const;
 
 export type Config = {
@@ -101,6 +116,8 @@ export type Config = {
   dbMaxEmbedDepth: number;
   dbMaxResponseBytes: number;
   shutdownTimeoutMs: number;
+  /** how long readiness fails before the server stops accepting requests on shutdown, ms */
+  shutdownDrainMs: number;
   /** 'api' serves HTTP only, 'worker' runs the engines only, 'all' both (DESIGN section 6) */
   role: 'all' | 'api' | 'worker';
   /** event-queue consumer loops in this process */
@@ -144,6 +161,8 @@ export type Config = {
   allowedHosts: string[];
   /** the CSP frame-ancestors sources: who may frame the console ("'none'": nobody) */
   frameAncestors: string;
+  /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
+  metrics: { enabled: boolean; token?: string; allow: string[]; checkLabelKeys: number };
 };
 
 /** Names proxy-addr understands besides addresses and CIDRs. */
@@ -250,6 +269,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     dbMaxEmbedDepth: e.WATCHDECK_DB_MAX_EMBED_DEPTH,
     dbMaxResponseBytes: e.WATCHDECK_DB_MAX_RESPONSE_BYTES,
     shutdownTimeoutMs: e.WATCHDECK_SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: e.WATCHDECK_SHUTDOWN_DRAIN.trim() === '0' ? 0 : parseDuration(e.WATCHDECK_SHUTDOWN_DRAIN)!,
     role: e.WATCHDECK_ROLE,
     workers: e.WATCHDECK_WORKERS,
     jobHistoryRetentionDays: e.WATCHDECK_JOB_HISTORY_RETENTION_DAYS,
@@ -279,5 +299,11 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     frameAncestors: e.WATCHDECK_FRAME_ANCESTORS,
+    metrics: {
+      enabled: e.WATCHDECK_METRICS === 'true',
+      token: e.WATCHDECK_METRICS_TOKEN || undefined,
+      allow: parseAllowList(e.WATCHDECK_METRICS_ALLOW)!,
+      checkLabelKeys: e.WATCHDECK_METRICS_CHECK_LABELS,
+    },
   };
 }

@@ -49,6 +49,12 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    // Readiness fails first; requests are still served while load balancers notice.
+    app.readiness.draining = true;
+    if (config.shutdownDrainMs > 0) {
+      app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining (readiness fails)');
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    }
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
       app.log.error('shutdown timed out; exiting');

@@ -5,7 +5,7 @@ import { createPgliteDb } from './pglite-driver.ts';
 import type { Db } from './types.ts';
 
 export type { Db, Queryable } from './types.ts';
-export { migrate } from './migrate.ts';
+export { migrate, pendingMigrations } from './migrate.ts';
 export { isConnectionError, isStatementTimeout } from './errors.ts';
 
 /** DATABASE_URL set: PostgreSQL pool. Unset: PGlite persisted under dataDir ('memory://' for none). */

@@ -48,6 +48,30 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<string
 }
 
 /**
+ * The versioned migrations of this build not recorded in schema_migrations (readiness: a replica
+ * whose database is behind its code is not ready). One cheap query; the area SQL files are
+ * applied with them by migrate(), so they are not checked separately.
+ */
+export async function pendingMigrations(
+  db: Queryable,
+  opts: Pick<MigrateOptions, 'migrationsDir'> = {},
+): Promise<string[]> {
+  const files = readdirSync(opts.migrationsDir ?? join(here, 'migrations')).filter((f) => /^\d{4}_.+\.sql$/.test(f));
+  let done: Set<string>;
+  try {
+    const { rows } = await db.query<{ name: string }>('SELECT name FROM schema_migrations WHERE name = ANY ($1)', [
+      files,
+    ]);
+    done = new Set(rows.map((r) => r.name));
+  } catch (err) {
+    // never migrated: the table itself is missing (undefined_table)
+    if ((err as { code?: string }).code !== '42P01') throw err;
+    done = new Set();
+  }
+  return files.filter((f) => !done.has(f)).sort();
+}
+
+/**
  * The areas' SQL files in the order they are applied: by file name (its number says what it may
  * use: objects of files with a smaller number), then by path. Paths are relative to areasDir.
  */

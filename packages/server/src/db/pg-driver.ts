@@ -203,6 +203,7 @@ export function createPgDb(connectionString: string, max = 20, opts: PgDbOptions
     },
     readRow: (sql, params) => retryRead(() => batcher.read(sql, params)),
     batchStats: () => ({ ...batcher.stats }),
+    poolStats: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async each<T>(sql: string, params: unknown[], onRow: (row: T) => void) {
       let delivered = false;
       const once = async () => {

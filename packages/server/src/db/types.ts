@@ -33,6 +33,8 @@ export interface Db extends Queryable {
   readRow<T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T>;
   /** PostgreSQL only: how many statements were sent as batches, answering how many reads */
   batchStats?(): { batches: number; batched: number };
+  /** PostgreSQL only: the pool's size, its open connections, the idle ones and the checkouts waiting */
+  poolStats?(): { max: number; total: number; idle: number; waiting: number };
   each<T = Record<string, unknown>>(sql: string, params: unknown[], onRow: (row: T) => void): Promise<number>;
   close(): Promise<void>;
 }

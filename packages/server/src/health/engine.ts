@@ -22,6 +22,8 @@ export interface HealthEngineOptions {
   concurrency?: number;
   /** where exec checks run their scripts; default: bubblewrap at its Debian path, default limits */
   sandbox?: Sandbox;
+  /** told of every check run (metrics): its type ('unsupported' for an unknown one), result, duration */
+  onRun?: (type: string, pass: boolean, durationMs: number) => void;
 }
 
 export interface CheckRunSummary {
@@ -54,6 +56,7 @@ export class HealthEngine {
   private readonly timeoutMs: number;
   private readonly concurrency: number;
   private readonly sandbox: Sandbox;
+  private readonly onRun?: HealthEngineOptions['onRun'];
 
   constructor(
     private readonly db: Db,
@@ -63,6 +66,7 @@ export class HealthEngine {
     this.timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.concurrency = opts.concurrency ?? 8;
     this.sandbox = opts.sandbox ?? createSandbox();
+    this.onRun = opts.onRun;
   }
 
   /** Runs one check definition; never throws (a failure is a failing outcome). */
@@ -105,6 +109,8 @@ export class HealthEngine {
     } catch (err) {
       outcome = { ...outcome, pass: false, error: (err as Error).message };
     }
+    // a type named in a spec is anyone's text: only the known ones become a metric label
+    this.onRun?.(CHECK_RUNNERS[def.type] ? def.type : 'unsupported', outcome.pass, duration);
     return { outcome, time, duration };
   }
 

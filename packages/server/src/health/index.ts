@@ -11,6 +11,7 @@ import { resolveAllRelationships } from './relationships.ts';
 import { syncPendingCanaries, type CanaryRow, type CheckRow } from './sync.ts';
 
 export { HealthEngine } from './engine.ts';
+export { checkGauges, type CheckGauge, type CheckIdentity } from './gauges.ts';
 /**
  * The health area (issue 5): canaries produce checks, the engine runs them on their schedules
  * through the scheduler (claimed once across replicas, recorded in job history as CanaryRun) and

@@ -7,7 +7,8 @@ import { EngineProcess } from './processes.ts';
 
 export { publish, type ConsumedEvent, type DeliveryContext } from './event-queue.ts';
 export { type JobSource } from './scheduler.ts';
-export { runJob } from './job-history.ts';
+export { runJob, observeJobRuns } from './job-history.ts';
+export { eventBusStats } from './event-stats.ts';
 export { resourceJobSource, type ScheduledResource } from './resource-source.ts';
 
 export interface EnginesOptions {
@@ -16,6 +17,8 @@ export interface EnginesOptions {
   /** liveness of this process among the replicas (processes.ts defaults: 10 s beats, 30 s window) */
   heartbeatMs?: number;
   staleAfterMs?: number;
+  /** how late each scheduled slot fired, ms (metrics) */
+  onSchedulerLag?: (lagMs: number) => void;
 }
 
 export interface Engines {
@@ -25,6 +28,8 @@ export interface Engines {
   process: EngineProcess;
   /** Work an area does once when this process's engines start (before the scheduler runs). */
   onStart(fn: () => Promise<void>): void;
+  /** start() has finished and stop() has not been called (readiness) */
+  readonly running: boolean;
   stop(): Promise<void>;
 }
 
@@ -47,6 +52,7 @@ export function createEngines(
   const scheduler = new Scheduler(db, {
     processId: proc.id,
     onError: (err, key) => log.error({ err, job: key }, 'scheduled job failed'),
+    onFired: opts.onSchedulerLag,
   });
   const queue = new EventQueue(db, {
     processId: proc.id,
@@ -76,6 +82,7 @@ export function createEngines(
   });
 
   let started = false;
+  let running = false;
   const starters: (() => Promise<void>)[] = [];
   return {
     scheduler,
@@ -90,8 +97,13 @@ export function createEngines(
       // consumers first: the scheduled runs publish events they must receive
       await queue.start(opts.workers);
       await scheduler.start();
+      running = true;
+    },
+    get running() {
+      return running;
     },
     async stop() {
+      running = false;
       await Promise.all([scheduler.stop(), queue.stop()]);
       // Our runs are finished: leave, so nobody waits for our heartbeat to lapse.
       if (started) await proc.stop().catch((err) => log.warn({ err }, 'engine process: leaving failed'));

@@ -14,6 +14,24 @@ import type { Db } from '../db/index.ts';
  */
 export const jobOwner = new AsyncLocalStorage<string>();
 
+/** A finished run, for observers (metrics): which process ran it (jobOwner), name, status, duration. */
+export interface JobRunReport {
+  processId: string | undefined;
+  name: string;
+  status: JobStatus;
+  durationMs: number;
+}
+const runObservers = new Set<(run: JobRunReport) => void>();
+
+/**
+ * Calls fn after every finished run in this Node process; returns the unsubscribe. Runs carry their
+ * processId, so an observer of one engine set (two apps in one process: tests) can keep its own.
+ */
+export function observeJobRuns(fn: (run: JobRunReport) => void): () => void {
+  runObservers.add(fn);
+  return () => void runObservers.delete(fn);
+}
+
 export type JobStatus = 'RUNNING' | 'SUCCESS' | 'WARNING' | 'FAILED' | 'STOPPED';
 
 export interface JobContext {
@@ -79,11 +97,13 @@ export async function runJob<T>(
   if (Object.keys(keyed).length) details.errors = errors.length ? { ...keyed, '': errors.join('; ') } : keyed;
   else if (errors.length) details.errors = errors.length === 1 ? errors[0] : errors;
   if (warnings.length) details.warnings = warnings;
+  const durationMs = Date.now() - started;
   await db.query(
     `UPDATE job_history SET status = $2, success_count = $3, error_count = $4,
        duration_millis = $5, details = $6::jsonb, time_end = now() WHERE id = $1`,
-    [id, status, successCount, errorCount, Date.now() - started, JSON.stringify(details)],
+    [id, status, successCount, errorCount, durationMs, JSON.stringify(details)],
   );
+  for (const observe of runObservers) observe({ processId: jobOwner.getStore(), name: info.name, status, durationMs });
   return { id, status, result };
 }
 

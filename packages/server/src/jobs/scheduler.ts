@@ -42,6 +42,8 @@ export interface SchedulerOptions {
   onSkipped?: (key: string, slot: Date) => void;
   /** the engine process (processes.ts) whose job-history rows these runs write */
   processId?: string;
+  /** how late a slot's timer fired, ms (metrics: scheduler lag); before the claim */
+  onFired?: (lagMs: number) => void;
 }
 
 export class Scheduler {
@@ -122,6 +124,7 @@ export class Scheduler {
     entry.timer = setTimeout(() => {
       if (this.entries.get(entry.job.key) !== entry) return;
       if (capped < delay) return this.arm(entry);
+      this.opts.onFired?.(Date.now() - slot.getTime());
       const p = this.fire(entry, slot).finally(() => this.inFlight.delete(p));
       this.inFlight.add(p);
       this.arm(entry);

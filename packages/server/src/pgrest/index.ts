@@ -47,6 +47,11 @@ export interface RestOptions {
   actorRoles?: (req: FastifyRequest) => readonly string[] | null | undefined;
   /** embeds, embed depth, answer size and the statement timeout quoted in errors (limits.ts) */
   limits?: Partial<RestLimits>;
+  /**
+   * Told which exposed table (or `rpc/<fn>`) a request reads or writes once it is planned: a
+   * bounded name for metrics, never a raw URL. Requests refused before (unknown table) are not.
+   */
+  onPlanned?: (req: FastifyRequest, table: string, access: 'read' | 'write') => void;
 }
 
 /**
@@ -203,7 +208,9 @@ export const restPlugin: FastifyPluginAsync<RestOptions> = async (app, opts) => 
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     try {
-      return await respond(req, reply, planRequest(req));
+      const planned = planRequest(req);
+      opts.onPlanned?.(req, planned.mainTable, planned.access);
+      return await respond(req, reply, planned);
     } catch (err) {
       const e = isStatementTimeout(err) ? statementTimeout(limits) : fromDatabaseError(err);
       if (e.status >= 500) req.log.error({ err }, 'rest engine error');

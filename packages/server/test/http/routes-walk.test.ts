@@ -111,7 +111,8 @@ for (const driver of testDrivers()) {
 
     beforeAll(async () => {
       db = await driver.open();
-      app = await startApp(db);
+      // engines are not started here: an API-only process, so /api/health/ready answers 200
+      app = await startApp(db, { role: 'api' });
       for (const role of ['admin', 'viewer']) {
         const email = `${role}@walk.test`;
         await createIdentity(db, {
@@ -202,7 +203,8 @@ for (const driver of testDrivers()) {
             refused++;
           } else {
             expect(r.status, `${what}: ${r.text.slice(0, 300)}`).toBeLessThan(500);
-            expect(r.text, what).not.toMatch(DB_WORDS);
+            // the API's description names PostgREST, whose contract /api/db follows
+            if (!route.url.startsWith('/api/openapi')) expect(r.text, what).not.toMatch(DB_WORDS);
           }
         }
       }
