@@ -145,6 +145,8 @@ for (const driver of testDrivers()) {
               ];
         for (const [path, body] of attempts) {
           const r = await call(method, path, body);
+          // a readiness probe says 503 by design while not ready (this app runs no engines)
+          if (url === '/api/health/ready' && r.status === 503 && JSON.parse(r.text).engines === 'stopped') continue;
           if (r.status >= 500) failures.push(`${method} ${path.slice(0, 100)} -> ${r.status} ${r.text.slice(0, 200)}`);
         }
       }
