@@ -23,6 +23,7 @@ import { propertyWriteRoutes } from './properties/routes.ts';
 import { registerSettings, settingsWrites } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
 import { incidentWrites, registerIncidents } from './incidents/index.ts';
+import { catalogGraphRoutes } from './catalog/graph-routes.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
@@ -209,6 +210,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     engine: { sandbox, onRun: metrics?.checkRun },
   });
   registerIncidents(app, { db, box, mailer, config });
+  // the catalog's summary, changes list and manual links (catalog/README.md)
+  catalogGraphRoutes(app, { db });
 
   await registerSettings(app, { db });
 

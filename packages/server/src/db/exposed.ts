@@ -137,6 +137,8 @@ export const exposedTables: ExposedTables = {
   'rpc/related_config_ids': view('database'),
   'rpc/related_configs': view('database'),
   'rpc/related_changes': view('database'),
+  'rpc/related_configs_recursive': view('database'),
+  'rpc/related_changes_recursive': view('database'),
   // Writes of several rows in one transaction (incidents/sql/50-incidents.sql): write on incidents.
   'rpc/create_incident': table('incident'),
   'rpc/update_incident_status': table('incident'),

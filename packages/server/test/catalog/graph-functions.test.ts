@@ -125,7 +125,9 @@ for (const driver of testDrivers()) {
       expect(await ch('upstream')).toEqual(['a']);
       expect(await ch('upstream', true)).toEqual(['a', 'c', 'g']);
       expect(await ch('all', true)).toEqual(['a', 'c', 'g']);
-      expect((await db.query<any>(`SELECT count(*)::int AS n FROM related_changes($1, 'downstream')`, [id.A])).rows[0].n).toBe(2);
+      expect(
+        (await db.query<any>(`SELECT count(*)::int AS n FROM related_changes($1, 'downstream')`, [id.A])).rows[0].n,
+      ).toBe(2);
     });
   });
 }
