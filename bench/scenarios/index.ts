@@ -1,6 +1,12 @@
 import { apiDbConfigById } from './api-db-config-by-id.ts';
 import { apiDbCatalogPage } from './api-db-catalog-page.ts';
 import { eventQueueDrain } from './event-queue-drain.ts';
+import {
+  catalogChangesBench,
+  catalogFilteredListBench,
+  catalogRelationshipsBench,
+  catalogSummaryBench,
+} from './catalog-graph.ts';
 import { healthScheduling } from './health-scheduling.ts';
 import { healthPageRender } from './health-page-render.ts';
 import { healthSummary1h, healthSummary30d, healthYearOneCheck } from './health-summary.ts';
@@ -16,6 +22,10 @@ export interface Scenario {
 export const scenarios: Scenario[] = [
   apiDbConfigById,
   apiDbCatalogPage,
+  catalogSummaryBench,
+  catalogFilteredListBench,
+  catalogChangesBench,
+  catalogRelationshipsBench,
   eventQueueDrain,
   healthScheduling,
   healthSummary1h,

@@ -16,7 +16,7 @@ export interface AnalyzedItem {
   deleted_at: Date | string | null;
 }
 
-export type AnalysisType =
+type AnalysisType =
   | 'cost'
   | 'availability'
   | 'performance'
@@ -200,7 +200,7 @@ const deprecatedApi: Analyzer = {
   },
 };
 
-export const UNHEALTHY_FOR_MS = 3_600_000;
+const UNHEALTHY_FOR_MS = 3_600_000;
 
 const unhealthyForAnHour: Analyzer = {
   name: 'unhealthy-over-1h',

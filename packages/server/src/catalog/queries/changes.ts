@@ -16,7 +16,7 @@ import {
 } from './filters.ts';
 
 /** Seed 002 section 9: default page size 200, page 1, last 2 days, created_at descending. */
-export const CHANGES_DEFAULTS = {
+const CHANGES_DEFAULTS = {
   page: 1,
   pageSize: 200,
   from: 'now-2d',

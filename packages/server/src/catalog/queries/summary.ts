@@ -16,7 +16,7 @@ import {
   tagsValue,
 } from './filters.ts';
 
-export const SUMMARY_DEFAULT_GROUP_BY = ['config_class', 'type'];
+const SUMMARY_DEFAULT_GROUP_BY = ['config_class', 'type'];
 const COLUMNS = ['config_class', 'type', 'status', 'health', 'name'] as const;
 const MONTH_MS = 30 * 86_400_000;
 

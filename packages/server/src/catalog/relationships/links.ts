@@ -6,7 +6,7 @@
  */
 import type { Queryable } from '#server/db/index.ts';
 
-export const MANUAL = 'manual';
+const MANUAL = 'manual';
 
 export type LinkOutcome =
   | { ok: true; created: boolean; link: Record<string, unknown> }

@@ -13,6 +13,8 @@ import type {
   ScrapedChange,
   ScrapedItem,
   ScrapedRelationship,
+  ScrapeError,
+  ScrapeResult,
   ScraperKind,
   Severity,
 } from '../types.ts';
@@ -118,7 +120,6 @@ const RESOURCES: Resource[] = [
     inNamespace: (c) => (o) => c.core.listNamespacedConfigMap(o as any),
   },
 ];
-export const KUBERNETES_KINDS = RESOURCES.map((r) => r.kind);
 
 const PAGE = 500;
 
@@ -134,7 +135,7 @@ const glob = (p: string) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&
 const globs = (v: unknown): RegExp[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).filter((x): x is string => typeof x === 'string').map(glob);
 
-export function parseExclusions(v: unknown): Exclusions {
+function parseExclusions(v: unknown): Exclusions {
   if (Array.isArray(v)) return { name: [], namespace: [], kind: globs(v), labels: {} };
   const o = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
   const labels = o.labels && typeof o.labels === 'object' ? (o.labels as Record<string, string>) : {};
@@ -235,12 +236,11 @@ export const kubernetesKind: ScraperKind = async (spec, ctx) => {
   const fieldSelector = typeof spec.fieldSelector === 'string' && spec.fieldSelector ? spec.fieldSelector : undefined;
   const ex = parseExclusions(spec.exclusions);
   const maxInFlight = Math.max(1, Number(spec.maxInFlight) || 64);
-  const result = {
-    items: [] as ScrapedItem[],
-    changes: [] as ScrapedChange[],
-    relationships: [] as ScrapedRelationship[],
-    errors: [] as { type: string; message: string }[],
-  };
+  const result: ScrapeResult = { items: [], changes: [], relationships: [], errors: [] };
+  const fail = (e: ScrapeError) => void result.errors.push(e);
+  const add = (i: ScrapedItem) => void result.items.push(i);
+  const relate = (r: ScrapedRelationship) => void result.relationships.push(r);
+  const change = (c: ScrapedChange) => void result.changes.push(c);
 
   const listAll = async (
     list: Lister,
@@ -281,7 +281,7 @@ export const kubernetesKind: ScraperKind = async (spec, ctx) => {
           items.map((o) => plain(r.kind, r.apiVersion, o)).filter((o) => !excluded(ex, r.kind, o)),
         );
       } catch (err) {
-        result.errors.push({ type: `Kubernetes::${r.kind}`, message: `listing ${r.kind}: ${errorText(err)}` });
+        fail({ type: `Kubernetes::${r.kind}`, message: `listing ${r.kind}: ${errorText(err)}` });
       }
     }
   };
@@ -290,7 +290,7 @@ export const kubernetesKind: ScraperKind = async (spec, ctx) => {
     throw new Error(`the Kubernetes API answered no list: ${result.errors[0]?.message}`);
 
   const clusterRef: ItemRef = { type: 'Kubernetes::Cluster', externalId: `cluster/${clusterName}` };
-  result.items.push({
+  add({
     ...clusterRef,
     configClass: 'Cluster',
     name: clusterName,
@@ -321,7 +321,7 @@ export const kubernetesKind: ScraperKind = async (spec, ctx) => {
             ? [clusterRef]
             : [];
       const derived = deriveHealth(kind, o);
-      result.items.push({
+      add({
         ...ref(kind, m.uid),
         configClass: kind,
         name: m.name,
@@ -344,7 +344,7 @@ export const kubernetesKind: ScraperKind = async (spec, ctx) => {
         if (!uid) return;
         const a = ref(kind, m.uid);
         const b = ref(toKind, uid);
-        result.relationships.push(reverse ? { from: b, to: a, relation } : { from: a, to: b, relation });
+        relate(reverse ? { from: b, to: a, relation } : { from: a, to: b, relation });
       };
       if (kind === 'Pod') {
         if (o.spec?.nodeName) link('Node', '', o.spec.nodeName, 'runs', true);
@@ -385,7 +385,7 @@ export const kubernetesKind: ScraperKind = async (spec, ctx) => {
       const io = e.involvedObject ?? {};
       if (!io.uid || !io.kind) continue;
       const at = e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp;
-      result.changes.push({
+      change({
         ...ref(io.kind, io.uid),
         externalChangeId: e.metadata?.uid,
         changeType: e.reason ?? 'Event',
@@ -398,7 +398,7 @@ export const kubernetesKind: ScraperKind = async (spec, ctx) => {
       });
     }
   } catch (err) {
-    result.errors.push({ type: 'Kubernetes::Event', message: `listing Event: ${errorText(err)}` });
+    fail({ type: 'Kubernetes::Event', message: `listing Event: ${errorText(err)}` });
   }
   return result;
 };
