@@ -122,7 +122,7 @@ for (const driver of testDrivers()) {
         { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' } },
         { labels: { app: 'good' } },
       );
-    });
+    }, 300_000);
     afterAll(async () => db?.dispose());
 
     it('opens an insight per item and analyzer found', async () => {

@@ -43,7 +43,7 @@ for (const driver of testDrivers()) {
           `INSERT INTO config_relationships (config_id, related_id, relation, selector_id, deleted_at) VALUES ($1, $2, 'uses', 'rule', $3)`,
           [id[a], id[b], del ? new Date() : null],
         );
-    });
+    }, 300_000);
     afterAll(async () => db?.dispose());
 
     const walk = async (dir: string, mode: string, depth = 5, deleted = false) =>
