@@ -133,7 +133,7 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/api/health`).then(
@@ -141,7 +141,7 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline) throw new Error('server did not start within 60 s');
+    if (Date.now() > deadline) throw new Error('server did not start within 180 s');
     await new Promise((r) => setTimeout(r, 200));
   }
   const admin = await bench.db.query<{ id: string }>(`SELECT id FROM people WHERE email = $1`, [adminEmail]);
