@@ -61,10 +61,12 @@ async function queryRows(
   query: string,
 ): Promise<Record<string, unknown>[]> {
   if (driver === 'postgres') {
+    // pg lets the connection string's (empty) user win over a separate one: credentials go in it
+    const target = new URL(url);
+    if (username) target.username = encodeURIComponent(username);
+    if (password) target.password = encodeURIComponent(password);
     const client = new pg.Client({
-      connectionString: url,
-      ...(username ? { user: username } : {}),
-      ...(password ? { password } : {}),
+      connectionString: target.toString(),
       statement_timeout: TIMEOUT_MS,
       connectionTimeoutMillis: 10_000,
     });
