@@ -1,5 +1,6 @@
 import { apiDbConfigById } from './api-db-config-by-id.ts';
 import { apiDbCatalogPage } from './api-db-catalog-page.ts';
+import { catalogFileScrape } from './catalog-file-scrape.ts';
 import { eventQueueDrain } from './event-queue-drain.ts';
 import { healthScheduling } from './health-scheduling.ts';
 import { healthPageRender } from './health-page-render.ts';
@@ -16,6 +17,7 @@ export interface Scenario {
 export const scenarios: Scenario[] = [
   apiDbConfigById,
   apiDbCatalogPage,
+  catalogFileScrape,
   eventQueueDrain,
   healthScheduling,
   healthSummary1h,

@@ -1,5 +1,5 @@
 /**
- * What changed in an item's body between two scrapes: a unified diff of the two bodies as YAML with
+ * What changed in an item's body between two scrapes: a unified diff of the two bodies as JSON with
  * sorted keys (the `diff` library), an RFC 6902 JSON patch (fast-json-patch) and a one-line summary
  * of the changed paths (`spec.replicas: 3 -> 7`). The fingerprint identifies the change itself, so
  * the same change seen again folds into one row (count, first_observed).
@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import jsonPatch, { type Operation } from 'fast-json-patch';
-import { stringify } from 'yaml';
 
 /** Keys sorted at every level: the text a diff compares and the form equality is decided on. */
 export function canonical(value: unknown): unknown {
@@ -20,14 +19,36 @@ export function canonical(value: unknown): unknown {
   return value;
 }
 
+/** Whether two JSON values are equal, whatever their key order (no allocation: run on every item of every scrape). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in x) {
+    if (!Object.hasOwn(y, k) || !sameJson(x[k], y[k])) return false;
+    n++;
+  }
+  for (const k in y) if (Object.hasOwn(y, k)) n--;
+  return n === 0;
+}
+
 /** The JSON text of a value with sorted keys (equal for equal bodies, whatever their key order). */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(canonical(value)) ?? 'null';
 }
 
+/** The text a diff compares: a text body as it is, else indented JSON with sorted keys (fast: a scrape may diff thousands). */
 function bodyText(value: unknown): string {
   if (typeof value === 'string') return value.endsWith('\n') ? value : `${value}\n`;
-  return stringify(canonical(value), { lineWidth: 0 });
+  return `${JSON.stringify(canonical(value), null, 2)}\n`;
 }
 
 /** `/spec/containers/0/image` -> `spec.containers[0].image` */
@@ -78,7 +99,9 @@ export function bodyChange(before: unknown, after: unknown, name: string): BodyC
   const diff = createTwoFilesPatch(name, name, bodyText(before), bodyText(after), undefined, undefined, {
     context: 3,
   });
-  const fingerprint = createHash('sha256').update(`diff\n${canonicalJson(patches)}`).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(`diff\n${canonicalJson(patches)}`)
+    .digest('hex');
   return { diff, patches, summary: parts.join(', '), fingerprint };
 }
 

@@ -56,8 +56,11 @@ export function healthOf(expr: string, item: ScrapedItem): Health {
   });
   if (r === true) return 'healthy';
   if (r === false) return 'unhealthy';
-  if (typeof r === 'string' && (HEALTHS as readonly string[]).includes(r.toLowerCase())) return r.toLowerCase() as Health;
-  throw new Error(`health expression "${expr}" returned ${JSON.stringify(r)}, not one of ${HEALTHS.join(', ')} or a boolean`);
+  if (typeof r === 'string' && (HEALTHS as readonly string[]).includes(r.toLowerCase()))
+    return r.toLowerCase() as Health;
+  throw new Error(
+    `health expression "${expr}" returned ${JSON.stringify(r)}, not one of ${HEALTHS.join(', ')} or a boolean`,
+  );
 }
 
 export class ScraperEngine {
@@ -110,7 +113,9 @@ export class ScraperEngine {
         );
         try {
           const timedOut = new Promise<never>((_, reject) =>
-            controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }),
+            controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), {
+              once: true,
+            }),
           );
           const got = await Promise.race([
             kind(entry as Record<string, unknown>, this.context(scraper.id, controller.signal)),

@@ -8,7 +8,7 @@
  * round trip per item.
  */
 import type { Queryable } from '#server/db/index.ts';
-import { bodyChange, canonicalJson, sourceChangeFingerprint } from './changes.ts';
+import { bodyChange, sameJson, sourceChangeFingerprint } from './changes.ts';
 import type { Health, ItemRef, ScrapeResult, ScrapedItem } from './scrape/types.ts';
 
 export interface TypeSummary {
@@ -92,7 +92,7 @@ function normalise(value: unknown): unknown {
 }
 
 function sameMap(a: Record<string, string> | null | undefined, b: Record<string, string> | undefined): boolean {
-  return canonicalJson(a ?? {}) === canonicalJson(b ?? {});
+  return sameJson(a ?? {}, b ?? {});
 }
 
 function summaryOf(summary: Record<string, TypeSummary>, type: string): TypeSummary {
@@ -182,7 +182,7 @@ export async function ingest(tx: Queryable, result: ScrapeResult, opts: IngestOp
       continue;
     }
     const r = row(item, config);
-    const bodyChanged = canonicalJson(old.config) !== canonicalJson(config);
+    const bodyChanged = !sameJson(old.config, config);
     const metaChanged =
       old.name !== r.name ||
       (old.health ?? null) !== r.health ||
@@ -227,14 +227,24 @@ export async function ingest(tx: Queryable, result: ScrapeResult, opts: IngestOp
     }
     if (r.deleted_at && !old.deleted_at) {
       changes.push(deletedChange(old.id, `${item.type} ${item.name} deleted in the source`, item.source, now));
-      events.push({ name: 'config.deleted', rid: `${old.id}/${stamp}`, props: { id: old.id, type: item.type, name: item.name } });
+      events.push({
+        name: 'config.deleted',
+        rid: `${old.id}/${stamp}`,
+        props: { id: old.id, type: item.type, name: item.name },
+      });
     }
     if ((old.health ?? null) !== r.health && r.health) healthOf.set(old.id, { before: old.health, after: item.health });
   }
 
   // new items, in chunks of one statement each
   for (const part of chunks(inserts)) {
-    const { rows } = await tx.query<{ id: string; type: string; external_id: string; name: string; health: Health | null }>(
+    const { rows } = await tx.query<{
+      id: string;
+      type: string;
+      external_id: string;
+      name: string;
+      health: Health | null;
+    }>(
       `INSERT INTO config_items (scraper_id, agent_id, type, external_id, config_class, name, description, source, format,
          config, status, health, ready, labels, tags, properties, cost_per_minute, last_scraped_time, created_at, deleted_at, pushed)
        SELECT $1, $2, x.type, x.external_id, x.config_class, x.name, x.description, x.source, x.format,
@@ -244,7 +254,13 @@ export async function ingest(tx: Queryable, result: ScrapeResult, opts: IngestOp
          source text, format text, config jsonb, status text, health text, ready boolean, labels jsonb, tags jsonb,
          properties jsonb, cost_per_minute numeric, created_at timestamptz, deleted_at timestamptz)
        RETURNING id, type, external_id, name, health`,
-      [scraperId, opts.agentId ?? '00000000-0000-0000-0000-000000000000', now, JSON.stringify(part), opts.pushed ?? false],
+      [
+        scraperId,
+        opts.agentId ?? '00000000-0000-0000-0000-000000000000',
+        now,
+        JSON.stringify(part),
+        opts.pushed ?? false,
+      ],
     );
     for (const r of rows) {
       ids.set(key(r.type, r.external_id), r.id);
@@ -267,7 +283,10 @@ export async function ingest(tx: Queryable, result: ScrapeResult, opts: IngestOp
     );
   }
   for (const part of chunks(unchanged, 10_000)) {
-    await tx.query(`UPDATE config_items SET last_scraped_time = $1::timestamptz WHERE id = ANY($2::uuid[])`, [now, part]);
+    await tx.query(`UPDATE config_items SET last_scraped_time = $1::timestamptz WHERE id = ANY($2::uuid[])`, [
+      now,
+      part,
+    ]);
   }
 
   // parents: the first parent the source names becomes parent_id; path is the ancestors' ids
@@ -399,7 +418,11 @@ export async function ingest(tx: Queryable, result: ScrapeResult, opts: IngestOp
 
   for (const [id, h] of healthOf) {
     if (!h.after) continue;
-    events.push({ name: `config.${h.after}`, rid: `${id}/${h.after}/${stamp}`, props: { id, health: h.after, previous: h.before } });
+    events.push({
+      name: `config.${h.after}`,
+      rid: `${id}/${h.after}/${stamp}`,
+      props: { id, health: h.after, previous: h.before },
+    });
   }
   await publishAll(tx, events);
   return { summary, configIds, changes: written };

@@ -86,7 +86,8 @@ export async function globFiles(root: string, globs: string[], ignore: string[] 
     if (!/[*?{]/.test(pattern)) {
       const s = await stat(isAbsolute(pattern) ? pattern : join(root, pattern)).catch(() => undefined);
       if (s?.isFile() && !ignored.some((r) => r.test(pattern))) found.add(pattern);
-      else if (s?.isDirectory()) for (const f of await globFiles(root, [`${pattern.replace(/\/$/, '')}/**`], ignore)) found.add(f);
+      else if (s?.isDirectory())
+        for (const f of await globFiles(root, [`${pattern.replace(/\/$/, '')}/**`], ignore)) found.add(f);
       continue;
     }
     await walk(absBase);

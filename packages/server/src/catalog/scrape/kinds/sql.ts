@@ -103,8 +103,10 @@ export async function scrapeSql(raw: Record<string, unknown>, ctx: ScrapeContext
   const url = typeof c.url === 'string' ? c.url : '';
   if (!url) throw new Error(`connection ${spec.connection} has no URL`);
   const driver = sqlDriver(spec.driver, c.type, url);
-  const username = plain(spec.auth?.username) ?? (typeof c.username === 'string' && c.username ? c.username : undefined);
-  const password = plain(spec.auth?.password) ?? (typeof c.password === 'string' && c.password ? c.password : undefined);
+  const username =
+    plain(spec.auth?.username) ?? (typeof c.username === 'string' && c.username ? c.username : undefined);
+  const password =
+    plain(spec.auth?.password) ?? (typeof c.password === 'string' && c.password ? c.password : undefined);
   const rows = await queryRows(driver, url, username, password, spec.query);
   if (rows.length > MAX_ROWS) throw new Error(`the query returned more than ${MAX_ROWS} rows`);
   const result: ScrapeResult = { items: [], changes: [], relationships: [], errors: [] };
