@@ -82,7 +82,9 @@ export function bodyChange(before: unknown, after: unknown, name: string): BodyC
     before && after && typeof before === 'object' && typeof after === 'object'
       ? jsonPatch.compare(before as object, after as object)
       : [{ op: 'replace' as const, path: '', value: after }];
-  const parts = patches.slice(0, MAX_SUMMARY_PATHS).map((p) => {
+  // in path order (fast-json-patch lists an object's keys last first)
+  const ordered = [...patches].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const parts = ordered.slice(0, MAX_SUMMARY_PATHS).map((p) => {
     const path = dottedPath(p.path);
     if (p.op === 'add') return `${path}: added ${shown(p.value)}`;
     if (p.op === 'remove') {

@@ -41,7 +41,7 @@ for (const driver of testDrivers()) {
       );
       expect(rows).toContainEqual({ type: 'Deployment', name: 'storefront', health: 'healthy', namespace: 'shop' });
       expect(rows).toContainEqual({ type: 'Deployment', name: 'orders', health: 'warning', namespace: 'shop' });
-      expect(rows.length).toBe(7);
+      expect(rows.length).toBe(6);
     });
 
     it('reads the demo git repository, and its next commit becomes changes', async () => {
