@@ -9,7 +9,7 @@ import { createTwoFilesPatch } from 'diff';
 import jsonPatch, { type Operation } from 'fast-json-patch';
 
 /** Keys sorted at every level: the text a diff compares and the form equality is decided on. */
-export function canonical(value: unknown): unknown {
+function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -41,7 +41,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** The JSON text of a value with sorted keys (equal for equal bodies, whatever their key order). */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(canonical(value)) ?? 'null';
 }
 
@@ -52,7 +52,7 @@ function bodyText(value: unknown): string {
 }
 
 /** `/spec/containers/0/image` -> `spec.containers[0].image` */
-export function dottedPath(pointer: string): string {
+function dottedPath(pointer: string): string {
   const parts = pointer
     .split('/')
     .slice(1)

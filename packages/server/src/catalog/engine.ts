@@ -37,15 +37,15 @@ export interface ScraperEngineOptions {
   log?: { info(msg: string): void; warn(msg: string): void };
 }
 
-export const JOB_NAME = 'ConfigScraper';
-export const RESOURCE_TYPE = 'config_scraper';
+const JOB_NAME = 'ConfigScraper';
+const RESOURCE_TYPE = 'config_scraper';
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 /** error messages kept in one run's job history; the counts stay exact */
 const MAX_ERRORS = 50;
 const HEALTHS: readonly Health[] = ['healthy', 'unhealthy', 'warning', 'unknown'];
 
 /** The health an entry's `health` expression gives an item: a health word, or true/false. */
-export function healthOf(expr: string, item: ScrapedItem): Health {
+function healthOf(expr: string, item: ScrapedItem): Health {
   const r = evaluate(expr, {
     config: item.config as never,
     name: item.name,

@@ -9,7 +9,7 @@ import { applyAllRetention } from './retention.ts';
 import { catalogRoutes } from './routes.ts';
 import { validateScraperWrite } from './validate.ts';
 
-export { afterScrape, type AfterScrape } from './hooks.ts';
+export { afterScrape } from './hooks.ts';
 export { ScraperEngine } from './engine.ts';
 
 /**
@@ -29,7 +29,7 @@ export interface CatalogDeps {
 /** Writes of config_scrapers through /api/db: the engine's checks after the spec schema's. */
 export const catalogWrites: readonly WriteRegistration[] = [{ table: 'config_scrapers', check: validateScraperWrite }];
 
-export function catalogJobSources(db: Db, engine: ScraperEngine): JobSource[] {
+function catalogJobSources(db: Db, engine: ScraperEngine): JobSource[] {
   const scrapers = resourceJobSource<ScheduledResource>(db, scheduledKind('config_scrapers'), (scraper, ctx) =>
     engine.run(scraper, ctx).then(() => undefined),
   );

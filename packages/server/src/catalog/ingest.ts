@@ -11,7 +11,7 @@ import type { Queryable } from '#server/db/index.ts';
 import { bodyChange, sameJson, sourceChangeFingerprint } from './changes.ts';
 import type { Health, ItemRef, ScrapeResult, ScrapedItem } from './scrape/types.ts';
 
-export interface TypeSummary {
+interface TypeSummary {
   added: number;
   updated: number;
   unchanged: number;

@@ -13,7 +13,7 @@ type Step =
 
 const compiled = new Map<string, Step[]>();
 
-export class JsonPathError extends Error {}
+class JsonPathError extends Error {}
 
 function parseBracket(body: string, path: string): Step {
   const text = body.trim();

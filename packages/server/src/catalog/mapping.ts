@@ -87,7 +87,7 @@ function compileLayout(layout: string): { re: RegExp; fields: string[] } {
  * (`timestampFormat: "2006-01-02 15:04:05"`, as the scrapers' users write it). Undefined when
  * it does not parse.
  */
-export function parseTimestamp(value: unknown, layout?: string): Date | undefined {
+function parseTimestamp(value: unknown, layout?: string): Date | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   if (typeof value === 'number') return new Date(value < 1e12 ? value * 1000 : value);
   const text = String(value).trim();
@@ -150,7 +150,7 @@ function stringMap(element: unknown, map: Record<string, string> | undefined): R
 }
 
 /** The elements of a document the spec's `items` selects (the document itself without one). */
-export function splitDocument(doc: unknown, items: string | undefined): unknown[] {
+function splitDocument(doc: unknown, items: string | undefined): unknown[] {
   if (!items) return [doc];
   const found = queryJsonPath(doc, items);
   // `$.items` selects the array itself; its elements are the items

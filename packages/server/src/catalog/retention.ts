@@ -28,7 +28,7 @@ const seconds = (d: string | undefined): number | undefined => {
 };
 
 /** Applies one scraper's retention; answers what it deleted. */
-export async function applyRetention(db: Db, scraperId: string, spec: RetentionSpec): Promise<RetentionOutcome> {
+async function applyRetention(db: Db, scraperId: string, spec: RetentionSpec): Promise<RetentionOutcome> {
   const out: RetentionOutcome = { changes: 0, deleted: 0, removed: 0 };
   await db.transaction(async (tx) => {
     for (const c of spec.changes ?? []) {

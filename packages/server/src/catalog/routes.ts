@@ -15,15 +15,24 @@ import type { Db } from '#server/db/index.ts';
 import { sendError } from '#server/http/errors.ts';
 import { noBody, noQuery, typed } from '#server/http/validation.ts';
 import type { ScraperEngine } from './engine.ts';
-import type { ScrapeResult } from './scrape/types.ts';
+import type { ScrapeResult, ScrapedChange, ScrapedRelationship, Severity } from './scrape/types.ts';
 
 const HEALTH = z.enum(['healthy', 'unhealthy', 'warning', 'unknown']);
-const SEVERITY = z.enum(['info', 'warning', 'low', 'medium', 'high', 'blocker', 'critical']);
+const SEVERITIES: readonly [Severity, ...Severity[]] = [
+  'info',
+  'warning',
+  'low',
+  'medium',
+  'high',
+  'blocker',
+  'critical',
+];
+const SEVERITY = z.enum(SEVERITIES);
 const text = (max: number) => z.string().trim().min(1).max(max);
 const stringMap = z.record(z.string(), z.string().max(1000));
 const ref = z.object({ type: text(200), id: text(500) });
 const timestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
-export const MAX_PUSH_ITEMS = 10_000;
+const MAX_PUSH_ITEMS = 10_000;
 
 const pushBody = z.object({
   scraper_id: uuidField('scraper_id'),
@@ -120,7 +129,7 @@ export function catalogRoutes(fastify: FastifyInstance, { db, engine }: { db: Db
           deletedAt: i.deleted_at,
           parents: i.parents?.map((p) => ({ type: p.type, externalId: p.id })),
         })),
-        changes: body.changes.map((c) => ({
+        changes: body.changes.map((c): ScrapedChange => ({
           type: c.type,
           externalId: c.id,
           changeType: c.change_type,
@@ -132,7 +141,7 @@ export function catalogRoutes(fastify: FastifyInstance, { db, engine }: { db: Db
           createdAt: c.created_at,
           createdBy: c.created_by,
         })),
-        relationships: body.relationships.map((r) => ({
+        relationships: body.relationships.map((r): ScrapedRelationship => ({
           from: { type: r.from.type, externalId: r.from.id },
           to: { type: r.to.type, externalId: r.to.id },
           relation: r.relation,

@@ -34,7 +34,7 @@ function jsonPathProblem(field: string, v: unknown): string | undefined {
 }
 
 /** The problems of one spec, each naming its field (`spec.file[0].items: ...`). */
-export function scraperSpecProblems(spec: unknown): string[] {
+function scraperSpecProblems(spec: unknown): string[] {
   if (!isObject(spec)) return [];
   const problems: string[] = [];
   for (const [kind, entries] of Object.entries(spec)) {

@@ -14,6 +14,7 @@ import { createIdentity } from '#server/auth/identities.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { SESSION_COOKIE } from '#server/auth/http.ts';
 import { applyAllRetention } from '#server/catalog/retention.ts';
+import { afterScrape } from '#server/catalog/index.ts';
 
 /**
  * The scraper engine through the real app, on real sources the test makes: a directory of YAML
@@ -523,6 +524,32 @@ for (const driver of testDrivers()) {
       expect(viewer.status).toBe(403);
       const missing = await call('admin', 'POST', `/api/catalog/scrapers/00000000-0000-4000-8000-000000000000/run`);
       expect(missing.status).toBe(404);
+    }, 120_000);
+
+    it("post-scrape hooks run in the run's transaction with the items it saw; a throwing hook rolls the run back", async () => {
+      const dir = join(work, 'hooked');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'a.json'), '{"a": 1}');
+      writeFileSync(join(dir, 'b.json'), '{"b": 1}');
+      const spec = { file: [{ paths: [`${dir}/*.json`], format: 'json', icon: 'x', type: 'Doc' }] };
+      const seen = await createScraper('hooked', spec);
+      const failing = await createScraper('hooked-failing', spec);
+      const calls: { scraperId: string; visible: number }[] = [];
+      afterScrape(async (tx, run) => {
+        if (run.scraperId === failing) throw new Error('analyzer broke');
+        if (run.scraperId !== seen) return;
+        const { rows } = await tx.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM config_items WHERE id = ANY($1::uuid[])`,
+          [run.configIds],
+        );
+        calls.push({ scraperId: run.scraperId, visible: rows[0].n });
+      });
+      expect((await runNow(seen)).status).toBe('SUCCESS');
+      expect(calls).toEqual([{ scraperId: seen, visible: 2 }]);
+      const broken = await runNow(failing);
+      expect(broken.status).toBe('FAILED');
+      expect(JSON.stringify(broken.details.errors)).toContain('analyzer broke');
+      expect(await items(failing)).toEqual([]);
     }, 120_000);
 
     it('retention by change count and age, and by the age of deleted items', async () => {

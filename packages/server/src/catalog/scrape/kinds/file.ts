@@ -13,7 +13,7 @@ import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
 import { globFiles } from '#server/catalog/scrape/glob.ts';
 import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
 
-export interface FileSpec extends MappingSpec {
+interface FileSpec extends MappingSpec {
   format?: string;
   paths?: string[];
   url?: string;
@@ -31,7 +31,7 @@ const DEFAULT_GLOBS: Record<string, string[]> = {
   text: ['**/*'],
 };
 
-export function fileFormat(spec: { format?: string }): 'json' | 'yaml' | 'text' {
+function fileFormat(spec: { format?: string }): 'json' | 'yaml' | 'text' {
   const f = (spec.format ?? 'yaml').toLowerCase();
   if (f === 'yml') return 'yaml';
   if (f === 'json' || f === 'yaml' || f === 'text') return f;
@@ -52,7 +52,7 @@ function locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Clones `url` (or fetches it again) under the data directory and checks `ref` out; answers the directory and commit. */
-export async function checkoutGit(
+async function checkoutGit(
   dataDir: string,
   url: string,
   ref: string | undefined,

@@ -7,7 +7,7 @@
 import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
 import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
 
-export interface HttpSpec extends MappingSpec {
+interface HttpSpec extends MappingSpec {
   url?: string;
   connection?: string;
   method?: string;

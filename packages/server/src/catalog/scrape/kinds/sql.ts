@@ -9,7 +9,7 @@ import mysql from 'mysql2/promise';
 import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
 import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
 
-export interface SqlSpec extends MappingSpec {
+interface SqlSpec extends MappingSpec {
   connection: string;
   query: string;
   driver?: string;
