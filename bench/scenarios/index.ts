@@ -1,5 +1,6 @@
 import { apiDbConfigById } from './api-db-config-by-id.ts';
 import { apiDbCatalogPage } from './api-db-catalog-page.ts';
+import { catalogFileScrape } from './catalog-file-scrape.ts';
 import { eventQueueDrain } from './event-queue-drain.ts';
 import {
   catalogChangesBench,
@@ -26,6 +27,7 @@ export const scenarios: Scenario[] = [
   catalogFilteredListBench,
   catalogChangesBench,
   catalogRelationshipsBench,
+  catalogFileScrape,
   eventQueueDrain,
   healthScheduling,
   healthSummary1h,

@@ -23,7 +23,8 @@ import { propertyWriteRoutes } from './properties/routes.ts';
 import { registerSettings, settingsWrites } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
 import { incidentWrites, registerIncidents } from './incidents/index.ts';
-import { catalogGraphRoutes } from './catalog/graph-routes.ts';
+import { catalogWrites, registerCatalog } from './catalog/index.ts';
+import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
@@ -210,8 +211,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     engine: { sandbox, onRun: metrics?.checkRun },
   });
   registerIncidents(app, { db, box, mailer, config });
-  // the catalog's summary, changes list and manual links (catalog/README.md)
-  catalogGraphRoutes(app, { db });
+  registerCatalog(app, { db, box, dataDir: config.dataDir });
+  // the demo's git repository gets its later commits while the demo runs (demo/gitops.ts)
+  if (config.demoData)
+    engines.scheduler.addSource(
+      demoGitopsJobSource(demoGitopsRepo(config.dataDir), (err) => app.log.warn({ err }, 'demo: gitops commit failed')),
+    );
 
   await registerSettings(app, { db });
 
@@ -229,7 +234,13 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     authorize: auth.authorizeTable,
     // What writing a table does besides the SQL, in the words of the area that owns it: checks
     // before the statement, effects after the commit (pgrest/write-pipeline.ts).
-    writes: [...auth.writes, ...connectionWrites, ...settingsWrites(engines.scheduler), ...incidentWrites],
+    writes: [
+      ...auth.writes,
+      ...connectionWrites,
+      ...settingsWrites(engines.scheduler),
+      ...catalogWrites,
+      ...incidentWrites,
+    ],
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)
     actor: (req) => req.caller?.person.id,

@@ -1,6 +1,8 @@
 import { LOCAL_AGENT_ID } from '@watchdeck/core';
 import { did, insertRows, ago, DAY, HOUR, type SeedContext, type Row, type Rng } from './util.ts';
 import { person, agent } from './people.ts';
+import { CATALOG_SOURCES, demoGitopsRepo } from './gitops.ts';
+import type { DemoTargets } from './health.ts';
 
 /** Config item keys look like 'k8s/prod-eu-1/Deployment/payments/payments-api' or 'aws/EC2::Instance/bastion'. */
 export const configId = (key: string): string => did('config', key);
@@ -778,7 +780,7 @@ function buildItems(ctx: SeedContext): Item[] {
  * run (the catalog engines will bring their own demo data through their runs). Items a scraper
  * would have deleted are left out for the same reason.
  */
-export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
+export async function seedCatalog(ctx: SeedContext, targets: DemoTargets): Promise<CatalogResult> {
   const rng = ctx.rng;
   const scrapers = [
     {
@@ -832,6 +834,50 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
         schedule: '@every 6h',
       },
     },
+    // Read by the engine on this machine: manifests shipped in the repository, and the demo's
+    // git repository, which gets a new commit every few minutes after the first start (gitops.ts).
+    {
+      key: 'demo-manifests',
+      agent: LOCAL_AGENT_ID,
+      spec: {
+        file: [
+          {
+            paths: [`${CATALOG_SOURCES}manifests/**/*.yaml`],
+            format: 'yaml',
+            icon: 'kubernetes',
+            type: '$.kind',
+            id: '$.metadata.uid',
+            name: '$.metadata.name',
+            createFields: ['$.metadata.creationTimestamp'],
+            tags: { namespace: '$.metadata.namespace', cluster: 'demo' },
+            health:
+              "config.kind in ['Deployment', 'StatefulSet'] ? (config.spec.replicas > 0 ? 'healthy' : 'warning') : 'unknown'",
+          },
+        ],
+        schedule: '@every 5m',
+        retention: { changes: [{ name: 'diff', age: '30d' }] },
+      },
+    },
+    {
+      key: 'demo-gitops',
+      agent: LOCAL_AGENT_ID,
+      spec: {
+        file: [
+          {
+            url: targets.gitopsRepo ?? demoGitopsRepo(undefined),
+            paths: ['clusters/**/*.yaml'],
+            format: 'yaml',
+            icon: 'git',
+            type: '$.kind',
+            id: '$.metadata.uid',
+            name: '$.metadata.name',
+            createFields: ['$.metadata.creationTimestamp'],
+            tags: { namespace: '$.metadata.namespace', cluster: 'prod-eu-1' },
+          },
+        ],
+        schedule: '@every 1m',
+      },
+    },
   ];
   await insertRows(
     ctx,
@@ -843,7 +889,7 @@ export async function seedCatalog(ctx: SeedContext): Promise<CatalogResult> {
       namespace: 'default',
       spec: s.spec,
       schedule: s.spec.schedule,
-      source: i === 3 ? 'KubernetesCRD' : 'UI',
+      source: s.key === 'git-manifests' ? 'KubernetesCRD' : 'UI',
       description: null,
       labels: {},
       created_by: person(i % 2 ? 'lucas' : 'ava'),

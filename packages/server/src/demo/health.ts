@@ -20,16 +20,21 @@ export interface DemoTargets {
   databaseHostPort?: string;
   /** the migrations folder this installation ships (a folder check watches it) */
   migrationsDir: string;
+  /** the demo's git repository that a catalog file scraper reads (demo/gitops.ts) */
+  gitopsRepo?: string;
 }
+
+import { demoGitopsRepo } from './gitops.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../db/migrations', import.meta.url));
 
 /** The targets for a server listening on `host`:`port` (0.0.0.0 and :: are reached on loopback). */
-export function demoTargets(o: { port: number; host?: string; databaseUrl?: string }): DemoTargets {
+export function demoTargets(o: { port: number; host?: string; databaseUrl?: string; dataDir?: string }): DemoTargets {
   const host = !o.host || ['0.0.0.0', '::', 'localhost'].includes(o.host) ? '127.0.0.1' : o.host;
   const targets: DemoTargets = {
     consoleUrl: `http://${isIP(host) === 6 ? `[${host}]` : host}:${o.port}`,
     migrationsDir: MIGRATIONS_DIR,
+    gitopsRepo: demoGitopsRepo(o.dataDir),
   };
   if (o.databaseUrl) {
     try {

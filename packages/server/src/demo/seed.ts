@@ -57,7 +57,7 @@ export async function seedDemo(db: Db, opts: { force: boolean; targets?: DemoTar
 
     await seedPeople(ctx);
     await seedHealth(ctx, targets);
-    const catalog = await seedCatalog(ctx);
+    const catalog = await seedCatalog(ctx, targets);
     await seedTopology(ctx);
     await seedIncidents(ctx, catalog);
     await seedPlaybooks(ctx);

@@ -1,0 +1,170 @@
+/**
+ * The `file` kind: files on this machine (`paths`, globs) or in a git repository (`url` of a
+ * remote or a local repository, cloned into the data directory and fetched on every run, read
+ * at `ref`, default the remote's HEAD). JSON, YAML (every document of a multi-document file) or
+ * plain text (`format`); each document is split and named by the shared mapping (mapping.ts).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { simpleGit } from 'simple-git';
+import { parseAllDocuments } from 'yaml';
+import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
+import { globFiles } from '#server/catalog/scrape/glob.ts';
+import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
+
+interface FileSpec extends MappingSpec {
+  format?: string;
+  paths?: string[];
+  url?: string;
+  /** a branch, tag or commit of `url` (default: the remote's HEAD) */
+  ref?: string;
+  ignore?: string[];
+}
+
+/** a file bigger than this is reported, not read */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const DEFAULT_GLOBS: Record<string, string[]> = {
+  yaml: ['**/*.yaml', '**/*.yml'],
+  json: ['**/*.json'],
+  text: ['**/*'],
+};
+
+function fileFormat(spec: { format?: string }): 'json' | 'yaml' | 'text' {
+  const f = (spec.format ?? 'yaml').toLowerCase();
+  if (f === 'yml') return 'yaml';
+  if (f === 'json' || f === 'yaml' || f === 'text') return f;
+  throw new Error(`format ${spec.format} is not one of json, yaml, text`);
+}
+
+/** One checkout per clone directory at a time in this process. */
+const gitLocks = new Map<string, Promise<unknown>>();
+
+function locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = gitLocks.get(key) ?? Promise.resolve();
+  const next = prev.catch(() => undefined).then(fn);
+  gitLocks.set(
+    key,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+/** Clones `url` (or fetches it again) under the data directory and checks `ref` out; answers the directory and commit. */
+async function checkoutGit(
+  dataDir: string,
+  url: string,
+  ref: string | undefined,
+): Promise<{ dir: string; commit: string }> {
+  const dir = join(dataDir, 'catalog', 'git', createHash('sha256').update(url).digest('hex').slice(0, 16));
+  return locked(dir, async () => {
+    const exists = await stat(join(dir, '.git')).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) {
+      await mkdir(dir, { recursive: true });
+      await simpleGit().clone(url, dir, ['--no-checkout', '--quiet']);
+    }
+    const git = simpleGit(dir);
+    if (exists) await git.fetch(['--prune', '--tags', '--force', 'origin']);
+    // a branch of the remote, else a tag or a commit
+    const candidates = ref ? [`origin/${ref}`, ref] : ['origin/HEAD', 'HEAD'];
+    let commit: string | undefined;
+    for (const c of candidates) {
+      commit = await git
+        .revparse(['--verify', '--quiet', `${c}^{commit}`])
+        .then((s) => s.trim() || undefined)
+        .catch(() => undefined);
+      if (commit) break;
+    }
+    if (!commit) throw new Error(`ref ${ref ?? 'HEAD'} not found in ${url}`);
+    await git.raw(['checkout', '--force', '--quiet', '--detach', commit]);
+    await git.raw(['clean', '-fdxq']);
+    return { dir, commit };
+  });
+}
+
+function parseFile(text: string, format: 'json' | 'yaml' | 'text'): { docs: unknown[]; error?: string } {
+  if (format === 'text') return { docs: [text] };
+  if (format === 'json') {
+    try {
+      return { docs: [JSON.parse(text)] };
+    } catch (err) {
+      return { docs: [], error: `not JSON: ${(err as Error).message}` };
+    }
+  }
+  const docs: unknown[] = [];
+  for (const d of parseAllDocuments(text)) {
+    if ('errors' in d && d.errors.length) return { docs, error: `not YAML: ${d.errors[0].message}` };
+    const value = d.toJS({ maxAliasCount: 100 }) as unknown;
+    if (value !== null && value !== undefined) docs.push(value);
+  }
+  return { docs };
+}
+
+/**
+ * Parsed files by path, while their modification time and size stay the same: parsing is most of
+ * a scrape's time (YAML about 0.5 ms a document) and most files do not change between runs.
+ * The documents are shared between runs and never modified (ingest copies bodies).
+ */
+const parsedFiles = new Map<string, { stamp: string; docs: unknown[]; error?: string }>();
+const MAX_CACHED_FILES = 200_000;
+
+async function readParsed(
+  full: string,
+  format: 'json' | 'yaml' | 'text',
+  mtimeMs: number,
+  size: number,
+): Promise<{ docs: unknown[]; error?: string }> {
+  const stamp = `${format}/${mtimeMs}/${size}`;
+  const hit = parsedFiles.get(full);
+  if (hit && hit.stamp === stamp) return hit;
+  const parsed = parseFile(await readFile(full, 'utf8'), format);
+  if (parsedFiles.size >= MAX_CACHED_FILES) parsedFiles.clear();
+  parsedFiles.set(full, { stamp, ...parsed });
+  return parsed;
+}
+
+export async function scrapeFile(raw: Record<string, unknown>, ctx: ScrapeContext): Promise<ScrapeResult> {
+  const spec = raw as FileSpec;
+  const format = fileFormat(spec);
+  const result: ScrapeResult = { items: [], changes: [], relationships: [], errors: [] };
+  let root = process.cwd();
+  let origin = '';
+  if (spec.url) {
+    const url = /^[a-z]+:\/\//i.test(spec.url) || isAbsolute(spec.url) ? spec.url : resolve(spec.url);
+    const { dir } = await checkoutGit(ctx.dataDir, url, spec.ref);
+    root = dir;
+    origin = spec.url.replace(/\/$/, '');
+  } else if (!spec.paths?.length) {
+    throw new Error('paths or url is required');
+  }
+  const globs = spec.paths?.length ? spec.paths : DEFAULT_GLOBS[format];
+  const files = await globFiles(root, globs, spec.ignore);
+  for (const path of files) {
+    if (ctx.signal.aborted) throw ctx.signal.reason as Error;
+    const full = isAbsolute(path) ? path : join(root, path);
+    const source = origin ? `${origin}/${path}` : path;
+    const { size, mtimeMs } = await stat(full);
+    if (size > MAX_FILE_BYTES) {
+      result.errors.push({ type: spec.type ?? 'File', message: `${source}: larger than ${MAX_FILE_BYTES} bytes` });
+      continue;
+    }
+    const { docs, error } = await readParsed(full, format, mtimeMs, size);
+    if (error) result.errors.push({ type: spec.type ?? 'File', message: `${source}: ${error}` });
+    docs.forEach((doc, k) => {
+      const { items, errors } = mapDocument(doc, spec, {
+        id: docs.length > 1 ? `${path}#${k}` : path,
+        name: basename(path),
+        type: spec.type ? undefined : 'File',
+        source,
+        format,
+      });
+      result.items.push(...items);
+      result.errors.push(...errors);
+    });
+  }
+  return result;
+}
