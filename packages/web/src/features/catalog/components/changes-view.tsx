@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { X } from 'lucide-react';
 import { decodeTriState, encodeTriState, type TriStateMap } from '@watchdeck/core';
@@ -70,7 +70,9 @@ export function ChangesView({ configId }: { configId?: string }) {
   const [params] = useSearchParams();
   const update = useUpdateSearchParams();
   const [hideDeleted, setHideDeleted] = useLocalStorage(HIDE_DELETED_CHANGES_KEY, true);
-  const [openId, setOpenId] = useState<string>();
+  // the open change is in the URL (changeId), so an incident's evidence can link to it
+  const openId = params.get('changeId') ?? undefined;
+  const setOpenId = (id: string | undefined) => update({ changeId: id ?? null }, { push: !!id });
 
   const { range } = useTimeRangeParams({ defaultRange: DEFAULT_RANGE });
   // resolved once per chosen range: a new Date every render would be a new query every render
@@ -196,12 +198,8 @@ export function ChangesView({ configId }: { configId?: string }) {
         header: 'Created By',
         cell: ({ row }) => {
           const r = row.original;
-          if (r.created_by)
-            return (
-              <FilterValue title="Filter by this person" onPick={() => set('created_by', r.created_by)}>
-                {r.creator?.name ?? r.creator?.email ?? r.created_by}
-              </FilterValue>
-            );
+          // who made the change at its source (a commit author, a controller) says more than the
+          // account that recorded it
           if (r.external_created_by)
             return (
               <FilterValue
@@ -209,6 +207,12 @@ export function ChangesView({ configId }: { configId?: string }) {
                 onPick={() => set('external_created_by', r.external_created_by)}
               >
                 {r.external_created_by}
+              </FilterValue>
+            );
+          if (r.created_by)
+            return (
+              <FilterValue title="Filter by this person" onPick={() => set('created_by', r.created_by)}>
+                {r.creator?.name ?? r.creator?.email ?? r.created_by}
               </FilterValue>
             );
           return r.source ? (

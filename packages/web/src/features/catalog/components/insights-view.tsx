@@ -1,10 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
-import { inputClass } from '#web/components/forms/index.ts';
 import { useUpdateSearchParams } from '#web/lib/url-state.ts';
 import { cn } from '#web/lib/cn.ts';
 import { useInsights } from '../api/insights.ts';
@@ -21,6 +20,7 @@ import {
 import { typeLabel } from '../lib/format.ts';
 import { SeverityBadge } from './badges.tsx';
 import { InsightDetailDialog } from './insight-detail-dialog.tsx';
+import { FIELD_CLASS } from './field-class.ts';
 
 /** An insight message cut at 500 characters (seed 002 section 2.5). */
 export const truncateMessage = (text: string | null | undefined) =>
@@ -38,13 +38,13 @@ function FilterSelect({
   const [params] = useSearchParams();
   const update = useUpdateSearchParams();
   return (
-    <label className="flex items-center gap-1.5 text-sm text-gray-600">
+    <label className="flex items-center gap-1.5 text-sm whitespace-nowrap text-gray-600">
       {label}
       <select
         aria-label={label}
         value={params.get(param) ?? ''}
         onChange={(e) => update({ [param]: e.target.value || null })}
-        className={cn(inputClass(false), 'h-8 w-40 py-0')}
+        className={cn(FIELD_CLASS, 'w-40')}
       >
         <option value="">All</option>
         {options.map((o) => (
@@ -65,7 +65,10 @@ function FilterSelect({
  */
 export function InsightsView({ configId }: { configId?: string }) {
   const [params] = useSearchParams();
-  const [openId, setOpenId] = useState<string>();
+  const update = useUpdateSearchParams();
+  // the open insight is in the URL (insightId), so an incident's evidence can link to it
+  const openId = params.get('insightId') ?? undefined;
+  const setOpenId = (id: string | undefined) => update({ insightId: id ?? null }, { push: !!id });
   const query = {
     configId,
     type: params.get('type') ?? undefined,

@@ -1,6 +1,17 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { Background, Controls, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  Handle,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { cn } from '#web/lib/cn.ts';
@@ -71,6 +82,16 @@ function ConfigNode({ data }: NodeProps<FlowNode>) {
 
 const nodeTypes = { config: ConfigNode };
 
+/** Fits the view again (animated, 300 ms) whenever the drawn nodes change: a group opened or closed. */
+function FitOnChange({ signature }: { signature: string }) {
+  const { fitView } = useReactFlow();
+  useEffect(() => {
+    const t = window.setTimeout(() => void fitView({ duration: GRAPH.animationMs, padding: 0.1 }), 0);
+    return () => window.clearTimeout(t);
+  }, [signature, fitView]);
+  return null;
+}
+
 /**
  * The relationship graph (seed 002 section 2.6) on @xyflow/react, laid out by dagre: a layout
  * toggle (horizontal or vertical), an edge style toggle (bezier or smooth-step), groups of 3 or
@@ -122,19 +143,22 @@ export function RelationshipsGraph({
       className="h-full min-h-[480px] w-full rounded-lg border border-gray-200 bg-white"
       data-testid="relationship-graph"
     >
-      <ReactFlow
-        key={`${direction}`}
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        fitView
-        minZoom={0.1}
-        nodesConnectable={false}
-        proOptions={{ hideAttribution: true }}
-      >
-        <Background />
-        <Controls showInteractive={false} />
-      </ReactFlow>
+      <ReactFlowProvider>
+        <ReactFlow
+          key={`${direction}`}
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          fitView
+          minZoom={0.1}
+          nodesConnectable={false}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background />
+          <Controls showInteractive={false} />
+          <FitOnChange signature={nodes.map((n) => n.id).join(',')} />
+        </ReactFlow>
+      </ReactFlowProvider>
     </div>
   );
 }

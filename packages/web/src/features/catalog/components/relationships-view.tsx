@@ -9,7 +9,6 @@ import { Button } from '#web/components/ui/button.tsx';
 import { ConfirmDialog } from '#web/components/ui/confirm-dialog.tsx';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
-import { inputClass } from '#web/components/forms/index.ts';
 import { useUpdateSearchParams } from '#web/lib/url-state.ts';
 import { useLocalStorage } from '#web/lib/storage.ts';
 import { useCan } from '#web/lib/session.tsx';
@@ -25,6 +24,7 @@ import type { GraphDirection } from '../lib/graph.ts';
 import { HealthStatus, TagChips } from './badges.tsx';
 import { Toggle } from './toggle.tsx';
 import type { EdgeStyle } from './relationships-graph.tsx';
+import { FIELD_CLASS } from './field-class.ts';
 
 // @xyflow/react and dagre load with the graph, not with the catalog
 const RelationshipsGraph = lazy(() =>
@@ -248,13 +248,13 @@ export function RelationshipsView({ config }: { config: ConfigDetail }) {
           {...triState('configTypes')}
         />
         <TriStateFilter label="Labels" options={labelOptions} {...triState('labels')} />
-        <label className="flex items-center gap-1.5 text-sm text-gray-600">
+        <label className="flex items-center gap-1.5 text-sm whitespace-nowrap text-gray-600">
           Relationship
           <select
             aria-label="Relationship"
             value={params.get('relationship') ?? ''}
             onChange={(e) => update({ relationship: e.target.value || null })}
-            className={cn(inputClass(false), 'h-8 w-36 py-0')}
+            className={cn(FIELD_CLASS, 'w-36')}
           >
             <option value="">All</option>
             {uniq(all.map((r) => r.relation)).map((r) => (

@@ -7,7 +7,6 @@ import { TriStateFilter } from '#web/components/filters/index.ts';
 import { PageTitle } from '#web/components/ui/page-title.tsx';
 import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
-import { inputClass } from '#web/components/forms/index.ts';
 import { useUpdateSearchParams } from '#web/lib/url-state.ts';
 import { useDebouncedValue } from '#web/lib/use-debounced.ts';
 import { useLocalStorage } from '#web/lib/storage.ts';
@@ -29,6 +28,7 @@ import { tagEntry, typeLabel } from '../lib/format.ts';
 import { AnalysisCounts, ChangesCount, Cost, HealthCounts, HealthStatus, TagChips } from '../components/badges.tsx';
 import { CatalogLayout } from '../components/catalog-tabs.tsx';
 import { PreferencesControl } from '../components/preferences.tsx';
+import { FIELD_CLASS } from '../components/field-class.ts';
 
 /** Group-by choices of the flat list (seed 002 section 2.2), plus any tag ('tag:<key>'). */
 const GROUP_BY_OPTIONS = [
@@ -290,13 +290,13 @@ export function CatalogPage() {
         </nav>
       </PageTitle>
       <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Filters">
-        <label className="flex items-center gap-1.5 text-sm text-gray-600">
+        <label className="flex items-center gap-1.5 text-sm whitespace-nowrap text-gray-600">
           Type
           <select
             aria-label="Type"
             value={configType}
             onChange={(e) => update({ configType: e.target.value || null, type: null, pageSize: null })}
-            className={cn(inputClass(false), 'h-8 w-56 py-0')}
+            className={cn(FIELD_CLASS, 'w-56')}
           >
             <option value="">All</option>
             {typeOptions.map((t) => (
@@ -306,13 +306,13 @@ export function CatalogPage() {
             ))}
           </select>
         </label>
-        <label className="flex items-center gap-1.5 text-sm text-gray-600">
+        <label className="flex items-center gap-1.5 text-sm whitespace-nowrap text-gray-600">
           Group By
           <select
             aria-label="Group By"
             value={groupBy}
             onChange={(e) => setFilter('groupBy', e.target.value === DEFAULT_GROUP_BY ? null : e.target.value)}
-            className={cn(inputClass(false), 'h-8 w-44 py-0')}
+            className={cn(FIELD_CLASS, 'w-44')}
           >
             {groupOptions.map((o) => (
               <option key={o.value} value={o.value}>
@@ -336,7 +336,7 @@ export function CatalogPage() {
             placeholder="Search"
             value={searchText}
             onChange={(e) => setSearchText(e.target.value)}
-            className={cn(inputClass(false), 'h-8 w-56 py-0 pl-7')}
+            className={cn(FIELD_CLASS.replace('px-2', 'pr-2'), 'w-56 pl-7')}
           />
         </span>
       </div>

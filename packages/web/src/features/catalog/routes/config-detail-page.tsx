@@ -135,7 +135,7 @@ export function ConfigDetailPage() {
       <div className="flex min-h-0 flex-1 gap-4">
         <div className="flex min-h-0 min-w-0 flex-1 flex-col gap-3">
           <div className="flex items-end justify-between gap-2 border-b border-gray-200">
-            <nav aria-label="Config sections" className="flex flex-wrap gap-1">
+            <nav aria-label="Config sections" className="flex min-w-0 gap-1 overflow-x-auto">
               {TABS.map((t) => {
                 const count = t.count ? Number(c.summary?.[t.count] ?? 0) : undefined;
                 return (
@@ -145,7 +145,7 @@ export function ConfigDetailPage() {
                     end
                     className={({ isActive }) =>
                       cn(
-                        '-mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium',
+                        '-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap',
                         isActive
                           ? 'border-blue-600 text-blue-700'
                           : 'border-transparent text-gray-500 hover:text-gray-800',
@@ -162,7 +162,7 @@ export function ConfigDetailPage() {
                 );
               })}
             </nav>
-            <div className="flex items-center gap-2 pb-1.5">
+            <div className="flex shrink-0 items-center gap-2 pb-1.5 whitespace-nowrap">
               <AttachAsEvidenceButton
                 target={{ type: 'config', config_id: c.id, evidence: { configName: c.name } }}
                 defaultDescription={`${c.type} ${c.name}`}
