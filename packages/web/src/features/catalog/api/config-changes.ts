@@ -7,7 +7,7 @@ import type { ConfigChange } from './types.ts';
 const CHANGE_SELECT =
   'id,config_id,change_type,summary,severity,source,tags,created_at,first_observed,count,created_by,external_created_by,name,type,config_class,deleted_at';
 
-export const CHANGES_SORTABLE = [
+const CHANGES_SORTABLE = [
   'created_at',
   'first_observed',
   'count',

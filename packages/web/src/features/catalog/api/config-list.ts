@@ -5,11 +5,11 @@ import { inList, jsonPairFilters, quoted, splitTriState } from '../lib/filters.t
 import { catalogKeys } from './keys.ts';
 import type { ConfigListRow } from './types.ts';
 
-export const LIST_SELECT =
+const LIST_SELECT =
   'id,type,config_class,status,health,labels,name,tags,created_at,updated_at,deleted_at,cost_per_minute,cost_total_1d,cost_total_7d,cost_total_30d,changes,analysis,agent:agents(id,name)';
 
 /** Columns the server sorts by; anything else falls back to the default (type). */
-export const LIST_SORTABLE = [
+const LIST_SORTABLE = [
   'name',
   'type',
   'status',

@@ -3,7 +3,7 @@ import { db, unwrap } from '#web/lib/api.ts';
 import { CATALOG_STALE_MS } from '../lib/constants.ts';
 import { catalogKeys } from './keys.ts';
 
-/** Distinct lists for the filters (seed 002 section 7.1): types, statuses, tags, labels, change types. */
+/** Distinct lists for the filters (seed 002 section 7.1): types, statuses, labels, change types, analyzers. */
 function useValues<T>(what: string, table: string, select: string, order: string) {
   return useQuery({
     queryKey: catalogKeys.values(what),
@@ -16,7 +16,6 @@ function useValues<T>(what: string, table: string, select: string, order: string
 export const useConfigTypes = () =>
   useValues<{ type: string; config_class: string }>('types', 'config_types', 'type,config_class', 'type');
 export const useConfigStatuses = () => useValues<{ status: string }>('statuses', 'config_statuses', 'status', 'status');
-export const useConfigTags = () => useValues<{ key: string; value: string }>('tags', 'config_tags', 'key,value', 'key');
 export const useConfigLabels = () =>
   useValues<{ key: string; value: string }>('labels', 'config_labels', 'key,value', 'key');
 export const useChangeTypes = () =>

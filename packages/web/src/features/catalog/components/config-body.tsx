@@ -4,7 +4,7 @@ import { cn } from '#web/lib/cn.ts';
 import { sortKeys } from '../lib/format.ts';
 
 /** The body's text: JSON sorted by key (default) or as stored; text formats as they are. */
-export function bodyText(config: unknown, raw: boolean): string {
+function bodyText(config: unknown, raw: boolean): string {
   if (typeof config === 'string') return config;
   if (config === null || config === undefined) return '';
   return JSON.stringify(raw ? config : sortKeys(config), null, 2);

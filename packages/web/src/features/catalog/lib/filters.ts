@@ -7,7 +7,7 @@ export function quoted(value: string): string {
 }
 
 /** A JSON key path segment, quoted when it holds characters PostgREST would read as syntax. */
-export function jsonKey(key: string): string {
+function jsonKey(key: string): string {
   return /^[A-Za-z0-9_]+$/.test(key) ? key : quoted(key);
 }
 

@@ -20,8 +20,10 @@ export function costDeviation(
   if (!Number.isFinite(day) || !Number.isFinite(month) || month <= 0) return undefined;
   const average = month / 30;
   const delta = (day - average) / average;
-  if (Math.abs(delta) <= 0.1) return undefined;
-  return { percent: Math.round(Math.abs(delta) * 100), up: delta > 0 };
+  // compared in whole percent: $1.10 against a $1 average is 10%, not 10.000000000000009%
+  const percent = Math.round(Math.abs(delta) * 100);
+  if (percent <= 10) return undefined;
+  return { percent, up: delta > 0 };
 }
 
 /** A changes count: above 999 as k+; highlighted at 500 or more. */
@@ -34,7 +36,7 @@ export function formatChangesCount(n: number | null | undefined): { text: string
 }
 
 /** A tag filter entry: key____value (seed 002 section 2.4). */
-export const TAG_SEPARATOR = '____';
+const TAG_SEPARATOR = '____';
 export const tagEntry = (key: string, value: string) => `${key}${TAG_SEPARATOR}${value}`;
 export function parseTagEntry(entry: string): { key: string; value: string } | undefined {
   const i = entry.indexOf(TAG_SEPARATOR);

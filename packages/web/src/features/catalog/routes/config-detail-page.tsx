@@ -37,7 +37,7 @@ const TABS = [
   { tab: 'playbooks', label: 'Playbooks', count: 'playbook_runs' },
   { tab: 'checks', label: 'Checks', count: 'checks' },
 ] as const;
-export const CONFIG_TABS: readonly string[] = TABS.filter((t) => t.tab).map((t) => t.tab);
+const CONFIG_TABS: readonly string[] = TABS.filter((t) => t.tab).map((t) => t.tab);
 
 const runCol = dataTableColumns<ConfigPlaybookRun>();
 const checkCol = dataTableColumns<ConfigCheck>();
