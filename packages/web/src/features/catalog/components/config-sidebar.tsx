@@ -17,7 +17,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 }
 
 /** Whether a last scrape is older than an hour (the sidebar's warning). */
-export function scrapedLongAgo(lastScraped: string | null | undefined, now = Date.now()): boolean {
+function scrapedLongAgo(lastScraped: string | null | undefined, now = Date.now()): boolean {
   return !!lastScraped && now - new Date(lastScraped).getTime() > LAST_SCRAPED_WARNING_MS;
 }
 

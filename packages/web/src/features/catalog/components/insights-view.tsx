@@ -23,7 +23,7 @@ import { InsightDetailDialog } from './insight-detail-dialog.tsx';
 import { FIELD_CLASS } from './field-class.ts';
 
 /** An insight message cut at 500 characters (seed 002 section 2.5). */
-export const truncateMessage = (text: string | null | undefined) =>
+const truncateMessage = (text: string | null | undefined) =>
   !text ? '' : text.length > INSIGHT_MESSAGE_MAX ? `${text.slice(0, INSIGHT_MESSAGE_MAX)}…` : text;
 
 function FilterSelect({
