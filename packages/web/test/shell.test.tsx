@@ -79,27 +79,28 @@ describe('sidebar', () => {
     }
   });
 
-  it('leaves out the screens of engines not built yet: Dashboard, Catalog, Logs, Playbooks and their settings', () => {
+  it('leaves out the screens of engines not built yet: Dashboard, Logs, Playbooks and their settings', () => {
     renderSidebar();
-    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Settings']);
+    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Catalog', 'Settings']);
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
       .map((a) => a.textContent);
-    for (const label of ['Config Scrapers', 'Topologies', 'Notifications', 'Log Backends', 'Agents']) {
+    for (const label of ['Topologies', 'Notifications', 'Log Backends', 'Agents']) {
       expect(settings).not.toContain(label);
     }
-    for (const label of ['Canaries', 'Connections', 'Teams', 'Incident Rules', 'Jobs History', 'Users']) {
+    for (const label of [
+      'Canaries',
+      'Config Scrapers',
+      'Connections',
+      'Teams',
+      'Incident Rules',
+      'Jobs History',
+      'Users',
+    ]) {
       expect(settings).toContain(label);
     }
-    expect([...ENGINES_NOT_BUILT].sort()).toEqual([
-      'agents',
-      'catalog',
-      'logs',
-      'notifications',
-      'playbooks',
-      'topology',
-    ]);
+    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs', 'notifications', 'playbooks', 'topology']);
   });
 
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {

@@ -51,7 +51,6 @@ export interface NavItem {
 export type Engine = 'topology' | 'catalog' | 'logs' | 'playbooks' | 'notifications' | 'agents';
 export const ENGINES_NOT_BUILT: ReadonlySet<Engine> = new Set<Engine>([
   'topology',
-  'catalog',
   'logs',
   'playbooks',
   'notifications',

@@ -19,8 +19,9 @@ export interface FeatureRoute {
 }
 
 export const FEATURE_ROUTES: readonly FeatureRoute[] = [
-  // Generic settings resources: a list and a detail route per table (seed 002 section 2.8).
-  ...SETTINGS_RESOURCES.flatMap((r): FeatureRoute[] => [
+  // Generic settings resources: a list and a detail route per table (seed 002 section 2.8), "not
+  // for config scrapers": theirs are the catalog's Scrapers tab, below.
+  ...SETTINGS_RESOURCES.filter((r) => r.table !== 'config_scrapers').flatMap((r): FeatureRoute[] => [
     {
       path: r.basePath.slice(1),
       resource: r.resource,
@@ -110,6 +111,49 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     resource: 'topologies',
     features: ['topology'],
     load: () => import('../features/topology/routes/topology-page.tsx').then((m) => m.TopologyPage),
+  },
+  // The catalog (seed 002 sections 2.1-2.6); static paths rank above /catalog/:id.
+  {
+    path: 'catalog',
+    resource: 'database',
+    features: ['config'],
+    load: () => import('../features/catalog/routes/catalog-page.tsx').then((m) => m.CatalogPage),
+  },
+  {
+    path: 'catalog/changes',
+    resource: 'database',
+    features: ['config'],
+    load: () => import('../features/catalog/routes/changes-page.tsx').then((m) => m.ChangesPage),
+  },
+  {
+    path: 'catalog/insights',
+    resource: 'database',
+    features: ['config'],
+    load: () => import('../features/catalog/routes/insights-page.tsx').then((m) => m.InsightsPage),
+  },
+  {
+    path: 'catalog/scrapers',
+    resource: 'config_scrapers',
+    features: ['config', 'settings.config_scraper'],
+    load: () => import('./catalog-scrapers-route.tsx').then((m) => m.CatalogScrapersRoute),
+  },
+  {
+    path: 'catalog/scrapers/:id',
+    resource: 'config_scrapers',
+    features: ['config', 'settings.config_scraper'],
+    load: () => import('./catalog-scrapers-route.tsx').then((m) => m.CatalogScraperDetailRoute),
+  },
+  {
+    path: 'catalog/:id',
+    resource: 'database',
+    features: ['config'],
+    load: () => import('../features/catalog/routes/config-detail-page.tsx').then((m) => m.ConfigDetailPage),
+  },
+  {
+    path: 'catalog/:id/:tab',
+    resource: 'database',
+    features: ['config'],
+    load: () => import('../features/catalog/routes/config-detail-page.tsx').then((m) => m.ConfigDetailPage),
   },
   {
     // account settings of the signed-in person: no resource or feature gate, everyone has one

@@ -13,6 +13,8 @@ export interface SettingsResourceConfig {
   title: string;
   /** where the list and detail live */
   basePath: string;
+  /** the breadcrumb's first step: Settings (not linked) unless the kind lives elsewhere (scrapers: Catalog) */
+  section?: { label: string; to: string };
   /** RBAC resource: read for the route, write for add / Save / Update / Delete */
   resource: string;
   features: readonly string[];

@@ -42,6 +42,7 @@ export const SETTINGS_RESOURCES: readonly SettingsResourceConfig[] = [
     title: 'Catalog Scrapers',
     // not a /settings/{table} page: scrapers live under the catalog (seed 002 section 2.1)
     basePath: '/catalog/scrapers',
+    section: { label: 'Catalog', to: '/catalog' },
     resource: 'config_scrapers',
     features: ['settings.config_scraper'],
     listFrom: 'config_scrapers_with_status',

@@ -45,8 +45,11 @@ export function evidenceHref(e: Evidence): string | undefined {
   if (e.type === 'check' && e.check_id) return `/health?checkId=${e.check_id}`;
   if (e.type === 'topology' && e.component_id) return `/topology/${e.component_id}`;
   if (e.type === 'config' && e.config_id) return `/catalog/${e.config_id}`;
-  if (e.type === 'config_change' && e.config_change?.config_id) return `/catalog/${e.config_change.config_id}`;
-  if (e.type === 'config_analysis' && e.config_analysis?.config_id) return `/catalog/${e.config_analysis.config_id}`;
+  // a change or an insight opens its config's tab with its detail dialog open
+  if (e.type === 'config_change' && e.config_change?.config_id && e.config_change_id)
+    return `/catalog/${e.config_change.config_id}/changes?changeId=${e.config_change_id}`;
+  if (e.type === 'config_analysis' && e.config_analysis?.config_id && e.config_analysis_id)
+    return `/catalog/${e.config_analysis.config_id}/insights?insightId=${e.config_analysis_id}`;
   return undefined;
 }
 

@@ -12,6 +12,7 @@ import {
   rowName,
   type DetailTab,
   type SettingsResourceConfig,
+  type SettingsRow,
 } from '#web/components/settings-form/index.ts';
 import { useSettingsItem } from '../api/use-settings-item.ts';
 import { ResourceIcon } from '../components/resource-icon.tsx';
@@ -27,6 +28,8 @@ interface ResourceDetailPageProps {
    * feature; app/ passes it in. Without it the tab is not shown.
    */
   renderMembers?: (teamId: string) => ReactNode;
+  /** Actions beside the tabs (a scraper's Run now, from the catalog feature; app/ passes it in). */
+  renderActions?: (row: SettingsRow) => ReactNode;
 }
 
 /**
@@ -34,7 +37,7 @@ interface ResourceDetailPageProps {
  * Sub-navigation per kind (Spec, Members for teams, Job History) in the `tab` query parameter.
  * After an update or a delete it returns to the list.
  */
-function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProps) {
+function ResourceDetailPage({ config: c, renderMembers, renderActions }: ResourceDetailPageProps) {
   const { id = '' } = useParams();
   const item = useSettingsItem(c, id);
   const canWrite = useCan(c.resource, 'write');
@@ -65,7 +68,7 @@ function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProp
         }
         className="flex min-h-0 flex-1 flex-col"
       >
-        <Tabs.List className="mb-4 flex gap-1 border-b border-gray-200" aria-label={`${c.name} sections`}>
+        <Tabs.List className="mb-4 flex items-end gap-1 border-b border-gray-200" aria-label={`${c.name} sections`}>
           {tabs.map((t) => (
             <Tabs.Trigger
               key={t}
@@ -78,6 +81,7 @@ function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProp
               {TAB_LABELS[t]}
             </Tabs.Trigger>
           ))}
+          {renderActions && <span className="ml-auto pb-1.5">{renderActions(row)}</span>}
         </Tabs.List>
         <Tabs.Content value="spec" className="max-w-5xl">
           <ResourceForm
@@ -101,7 +105,13 @@ function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProp
     <div className="flex h-full min-h-0 flex-col p-4">
       <PageTitle documentTitle={row ? `${rowName(row)} · ${c.title}` : c.title}>
         <nav aria-label="Breadcrumb" className="flex items-center gap-1.5 text-sm">
-          <span className="text-gray-500">Settings</span>
+          {c.section ? (
+            <Link to={c.section.to} className="text-gray-600 hover:text-gray-900 hover:underline">
+              {c.section.label}
+            </Link>
+          ) : (
+            <span className="text-gray-500">Settings</span>
+          )}
           <span className="text-gray-400">/</span>
           <Link to={c.basePath} className="text-gray-600 hover:text-gray-900 hover:underline">
             {c.title}
@@ -125,12 +135,16 @@ function ResourceDetailPage({ config: c, renderMembers }: ResourceDetailPageProp
 const pages = new Map<string, ComponentType>();
 
 /** The detail page of one table, as a route component (one per table, made once). */
-export function detailPageFor(table: string, renderMembers?: (teamId: string) => ReactNode): ComponentType {
+export function detailPageFor(
+  table: string,
+  renderMembers?: (teamId: string) => ReactNode,
+  renderActions?: (row: SettingsRow) => ReactNode,
+): ComponentType {
   let page = pages.get(table);
   if (!page) {
     const config = resourceConfig(table);
     page = function SettingsDetail() {
-      return <ResourceDetailPage config={config} renderMembers={renderMembers} />;
+      return <ResourceDetailPage config={config} renderMembers={renderMembers} renderActions={renderActions} />;
     };
     pages.set(table, page);
   }

@@ -1,5 +1,5 @@
 import { useState, type ComponentType } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Plus, RotateCw } from 'lucide-react';
 import { Button } from '#web/components/ui/button.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
@@ -24,7 +24,13 @@ function ResourceListPage({ config: c }: { config: SettingsResourceConfig }) {
     <div className="flex h-full min-h-0 flex-col gap-3 p-4">
       <PageTitle documentTitle={c.title}>
         <nav aria-label="Breadcrumb" className="flex items-center gap-1.5 text-sm">
-          <span className="text-gray-500">Settings</span>
+          {c.section ? (
+            <Link to={c.section.to} className="text-gray-600 hover:text-gray-900 hover:underline">
+              {c.section.label}
+            </Link>
+          ) : (
+            <span className="text-gray-500">Settings</span>
+          )}
           <span className="text-gray-400">/</span>
           <span className="font-semibold text-gray-900">{c.title}</span>
         </nav>

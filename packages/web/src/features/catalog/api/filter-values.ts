@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import { db, unwrap } from '#web/lib/api.ts';
+import { CATALOG_STALE_MS } from '../lib/constants.ts';
+import { catalogKeys } from './keys.ts';
+
+/** Distinct lists for the filters (seed 002 section 7.1): types, statuses, labels, change types, analyzers. */
+function useValues<T>(what: string, table: string, select: string, order: string) {
+  return useQuery({
+    queryKey: catalogKeys.values(what),
+    staleTime: CATALOG_STALE_MS,
+    queryFn: async ({ signal }) =>
+      unwrap(await db.from(table).select(select).order(order).limit(1000).abortSignal(signal)) as T[],
+  });
+}
+
+export const useConfigTypes = () =>
+  useValues<{ type: string; config_class: string }>('types', 'config_types', 'type,config_class', 'type');
+export const useConfigStatuses = () => useValues<{ status: string }>('statuses', 'config_statuses', 'status', 'status');
+export const useConfigLabels = () =>
+  useValues<{ key: string; value: string }>('labels', 'config_labels', 'key,value', 'key');
+export const useChangeTypes = () =>
+  useValues<{ change_type: string }>('changeTypes', 'change_types', 'change_type', 'change_type');
+export const useAnalyzers = () =>
+  useValues<{ analyzer: string; analysis_type: string }>(
+    'analyzers',
+    'analyzers',
+    'analyzer,analysis_type',
+    'analyzer',
+  );
