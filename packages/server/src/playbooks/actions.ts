@@ -77,9 +77,10 @@ async function clone(
   const dir = await mkdtemp(join(tmpdir(), 'watchdeck-playbook-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
-    const git = simpleGit({ abort: signal, config: ['credential.helper='] }).env({
+    const git = simpleGit({ abort: signal }).env({
+      // git gets none of the server's environment (secrets); a prompt for credentials has no
+      // terminal to ask on and fails, and the action's timeout bounds the rest
       ...pickEnv(['PATH', 'HOME']),
-      GIT_TERMINAL_PROMPT: '0',
     });
     await git.clone(authedUrl(repo.url, conn), dir, repo.ref ? ['--branch', repo.ref] : []);
     return { dir, cleanup };
@@ -379,9 +380,10 @@ async function runGitops(
     signal,
   );
   try {
-    const git = simpleGit({ baseDir: dir, abort: signal, config: ['credential.helper='] }).env({
+    const git = simpleGit({ baseDir: dir, abort: signal }).env({
+      // git gets none of the server's environment (secrets); a prompt for credentials has no
+      // terminal to ask on and fails, and the action's timeout bounds the rest
       ...pickEnv(['PATH', 'HOME']),
-      GIT_TERMINAL_PROMPT: '0',
     });
     const base = (await git.revparse(['--abbrev-ref', 'HEAD'])).trim();
     const branch = a.repo.branch || base;

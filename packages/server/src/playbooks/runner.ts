@@ -295,7 +295,8 @@ export class PlaybookRunner {
             run$.abort(new Error(rows[0]?.status === 'cancelled' ? 'the run was cancelled' : 'the run was taken over'));
           })
           .catch((err) => this.log.warn({ err, run: run.id }, 'playbook run: lease renewal failed')),
-      Math.max(this.leaseMs / 3, 100),
+      // also how soon a cancel is seen: at most 2 s
+      Math.max(Math.min(this.leaseMs / 3, 2000), 100),
     );
 
     let firstError: string | undefined;
