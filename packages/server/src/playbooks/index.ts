@@ -24,7 +24,7 @@ export interface PlaybooksDeps {
   box?: SecretBox;
   mailer: Mailer;
   sandbox: Sandbox;
-  config: Pick<Config, 'playbookWorkers'>;
+  config: Pick<Config, 'playbookWorkers' | 'publicUrl' | 'port'>;
 }
 
 export function registerPlaybooks(app: FastifyInstance, deps: PlaybooksDeps): void {
@@ -34,6 +34,8 @@ export function registerPlaybooks(app: FastifyInstance, deps: PlaybooksDeps): vo
   const runner = new PlaybookRunner(db, { db, box, mailer, sandbox }, log, {
     processId: engines.process.id,
     workers: config.playbookWorkers,
+    // without WATCHDECK_PUBLIC_URL, the console as a script on this host reaches it
+    publicUrl: config.publicUrl ?? `http://127.0.0.1:${config.port}`,
   });
   const wake = () => runner.wake();
 

@@ -30,6 +30,8 @@ export interface RunnerOptions {
   leaseMs?: number;
   /** how often an idle worker looks for due runs */
   pollMs?: number;
+  /** this console's URL, for templates (`{{.console.url}}`) */
+  publicUrl: string;
 }
 
 /** A run's default time limit, and an action's when its spec gives none. */
@@ -68,6 +70,8 @@ export interface RunContext {
   component?: PlaybookResource;
   check?: PlaybookResource;
   run: { id: string; playbook_id: string; trigger_source: string; created_by: string | null; request: unknown };
+  /** this console: `{{.console.url}}` (WATCHDECK_PUBLIC_URL) */
+  console: { url: string };
   actions: Record<string, { status: string; result: ActionResult | null; error: string | null }>;
 }
 
@@ -247,6 +251,7 @@ export class PlaybookRunner {
         created_by: run.created_by,
         request: run.request,
       },
+      console: { url: this.opts.publicUrl.replace(/\/+$/, '') },
       actions: {},
     };
     for (const kind of ['config', 'component', 'check'] as ResourceKind[]) {

@@ -76,4 +76,7 @@ export function validatePlaybookWrite(_table: string, method: string, raw: unkno
   }
 }
 
-export const playbookWrites: readonly WriteRegistration[] = [{ table: 'playbooks', check: validatePlaybookWrite }];
+/** Specs checked before the SQL; after a commit the scheduler re-reads the playbooks' `on.schedule`. */
+export function playbookWrites(scheduler: { reload(): Promise<void> }): readonly WriteRegistration[] {
+  return [{ table: 'playbooks', check: validatePlaybookWrite, afterCommit: () => scheduler.reload() }];
+}
