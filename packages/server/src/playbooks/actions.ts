@@ -37,7 +37,7 @@ export class ActionError extends Error {
 }
 
 /** Output kept per stream of a script, and per response body or result set. */
-export const OUTPUT_LIMIT_BYTES = 256 * 1024;
+const OUTPUT_LIMIT_BYTES = 256 * 1024;
 const MAX_ROWS = 1000;
 /** A checkout handed to the sandbox: at most this many files and bytes. */
 const CHECKOUT_MAX_FILES = 2000;

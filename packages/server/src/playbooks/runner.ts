@@ -35,7 +35,7 @@ export interface RunnerOptions {
 }
 
 /** A run's default time limit, and an action's when its spec gives none. */
-export const DEFAULT_RUN_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_RUN_TIMEOUT_MS = 30 * 60_000;
 
 interface RunRow {
   id: string;
@@ -76,7 +76,7 @@ export interface RunContext {
 }
 
 /** Renders every string of an action's fields (not its name, `if` or timing fields). */
-export function renderAction(action: PlaybookAction, ctx: RunContext): PlaybookAction {
+function renderAction(action: PlaybookAction, ctx: RunContext): PlaybookAction {
   const render = (v: unknown): unknown => {
     if (typeof v === 'string') return renderTemplate(v, ctx as unknown as Record<string, unknown>);
     if (Array.isArray(v)) return v.map(render);
@@ -92,7 +92,7 @@ export function renderAction(action: PlaybookAction, ctx: RunContext): PlaybookA
  * Whether an action runs: always / success (default: no earlier action failed) / failure (one
  * did) / skip, or a CEL expression over the context.
  */
-export function shouldRun(action: PlaybookAction, ctx: RunContext): boolean {
+function shouldRun(action: PlaybookAction, ctx: RunContext): boolean {
   const cond = (action.if ?? 'success').trim();
   const failed = Object.values(ctx.actions).some((a) => a.status === 'failed');
   if (cond === 'always') return true;

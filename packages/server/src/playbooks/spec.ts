@@ -4,7 +4,6 @@
  * message names the field (`spec.actions[0].exec.script is required`).
  */
 import { z } from 'zod';
-import { parse as parseYaml } from 'yaml';
 import { playbookSpecProblems, playbookSpecSchema } from '@watchdeck/core';
 import type { WriteRegistration } from '#server/pgrest/index.ts';
 
@@ -22,7 +21,7 @@ export const playbookJsonSchema = {
 };
 
 /** /api/db answers a check_violation (23514) as 400 with this message, nothing written. */
-export class PlaybookSpecError extends Error {
+class PlaybookSpecError extends Error {
   readonly statusCode = 400;
   readonly code = '23514';
   readonly detail: string | undefined;
@@ -33,17 +32,7 @@ export class PlaybookSpecError extends Error {
   }
 }
 
-/** The spec as an object: YAML or JSON text is parsed; a parse error names the line. */
-export function specObject(spec: unknown): unknown {
-  if (typeof spec !== 'string') return spec;
-  try {
-    return parseYaml(spec);
-  } catch (err) {
-    throw new PlaybookSpecError([`spec is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`]);
-  }
-}
-
-export function specProblems(spec: unknown): string[] {
+function specProblems(spec: unknown): string[] {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return ['spec must be an object'];
   return playbookSpecProblems(spec);
 }
@@ -61,7 +50,7 @@ function rowProblems(row: Record<string, unknown>, creating: boolean): string[] 
 }
 
 /** The /api/db check of writes to `playbooks` (POST: every row; PATCH: the fields given). */
-export function validatePlaybookWrite(_table: string, method: string, raw: unknown): void {
+function validatePlaybookWrite(_table: string, method: string, raw: unknown): void {
   if (method !== 'POST' && method !== 'PATCH' && method !== 'PUT') return;
   let body: unknown;
   try {

@@ -59,15 +59,19 @@ describe('playbook runs across a kill -9 (pg)', () => {
           children.push(child);
           child.stdout!.on('data', (d) => (log += d));
           child.stderr!.on('data', (d) => (log += d));
-          await waitFor(
-            `the server to start:\n${log}`,
-            () =>
-              fetch(`http://127.0.0.1:${port}/api/health`).then(
-                (r) => r.ok,
-                () => false,
-              ),
-            90_000,
-          );
+          try {
+            await waitFor(
+              'the server to start',
+              () =>
+                fetch(`http://127.0.0.1:${port}/api/health`).then(
+                  (r) => r.ok,
+                  () => false,
+                ),
+              150_000,
+            );
+          } catch (err) {
+            throw new Error(`${(err as Error).message} (exit code ${child.exitCode}):\n${log}`, { cause: err });
+          }
           return child;
         };
 
@@ -123,6 +127,6 @@ describe('playbook runs across a kill -9 (pg)', () => {
         rmSync(dataDir, { recursive: true, force: true });
       }
     },
-    300_000,
+    420_000,
   );
 });
