@@ -68,7 +68,7 @@ for (const driver of testDrivers()) {
         dev: 'editor',
       });
       await app.engines.start();
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => {
       await app?.close();
       await peer?.close();

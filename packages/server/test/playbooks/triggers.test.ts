@@ -31,7 +31,7 @@ for (const driver of testDrivers()) {
       ({ app, url } = await startApp(db, { playbookWorkers: 2 }));
       api = await callers(db, url, { admin: 'admin', viewer: 'viewer' });
       await app.engines.start();
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => {
       await app?.close();
       await db?.dispose();
