@@ -8,6 +8,10 @@
  * (`{{.params.name}}`, `{{.config.name}}`, `{{.actions.fetch.result.status}}`; template.ts).
  */
 import { z } from 'zod';
+import { isUuid } from './ids.ts';
+
+/** Any UUID as PostgreSQL takes it (demo and imported ids need not be RFC 4122 versions). */
+const uuid = (message: string) => z.string({ error: message }).refine(isUuid, message);
 
 export const PLAYBOOK_PARAMETER_TYPES = [
   'code',
@@ -314,10 +318,10 @@ export function playbookSpecProblems(spec: unknown, prefix = 'spec'): string[] {
 
 /** Seed 000 section 3: the run request; the answer is {run_id}. */
 export const playbookRunRequestSchema = z.strictObject({
-  id: z.uuid('id must be a playbook id'),
-  component_id: z.uuid().optional(),
-  config_id: z.uuid().optional(),
-  check_id: z.uuid().optional(),
+  id: uuid('id must be a playbook id'),
+  component_id: uuid('component_id must be a UUID').optional(),
+  config_id: uuid('config_id must be a UUID').optional(),
+  check_id: uuid('check_id must be a UUID').optional(),
   params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
 });
 export type PlaybookRunRequest = z.infer<typeof playbookRunRequestSchema>;

@@ -29,12 +29,12 @@ const runWrite = needs('playbook_runs', 'write', FEATURE);
 const runRead = needs('playbook_runs', 'read', FEATURE);
 const pbRead = needs('playbooks', 'read', FEATURE);
 
-const uuidParam = (name: string) => z.uuid(`${name} must be a UUID`);
+const uuidParam = (name: string) => z.string().refine(isUuid, `${name} must be a UUID`);
 const runParams = z.object({ id: uuidParam('id') });
 const resourceIds = {
-  config_id: z.uuid('config_id must be a UUID').optional(),
-  component_id: z.uuid('component_id must be a UUID').optional(),
-  check_id: z.uuid('check_id must be a UUID').optional(),
+  config_id: z.string().refine(isUuid, 'config_id must be a UUID').optional(),
+  component_id: z.string().refine(isUuid, 'component_id must be a UUID').optional(),
+  check_id: z.string().refine(isUuid, 'check_id must be a UUID').optional(),
 };
 
 function answer(reply: FastifyReply, err: unknown) {
@@ -192,9 +192,9 @@ export function playbookRoutes(app: FastifyInstance, deps: { db: Db; wake: () =>
         params: noParams,
         querystring: noQuery,
         body: z.strictObject({
-          playbook_id: z.uuid('playbook_id must be a UUID').optional(),
+          playbook_id: z.string().refine(isUuid, 'playbook_id must be a UUID').optional(),
           search: z.string().max(200).optional(),
-          id: z.uuid('id must be a UUID').optional(),
+          id: z.string().refine(isUuid, 'id must be a UUID').optional(),
           kinds: z.array(z.enum(['config', 'component', 'check'])).optional(),
           limit: z.number().int().min(1).max(200).default(50),
         }),
