@@ -14,6 +14,7 @@ import { healthSummary1h, healthSummary30d, healthYearOneCheck } from './health-
 import { incidentDetail, incidentsList } from './incidents.ts';
 import { metricsOverhead } from './metrics-overhead.ts';
 import { metricsScrape } from './metrics-scrape.ts';
+import { playbookDrain, playbookRunList } from './playbooks.ts';
 
 export interface Scenario {
   name: string;
@@ -38,4 +39,6 @@ export const scenarios: Scenario[] = [
   incidentDetail,
   metricsScrape,
   metricsOverhead,
+  playbookDrain,
+  playbookRunList,
 ];

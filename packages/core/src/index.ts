@@ -14,3 +14,4 @@ export * from './definition-of-done.ts';
 export * from './incident-automation.ts';
 export * from './access-tokens.ts';
 export * from './ids.ts';
+export * from './playbooks.ts';

@@ -25,6 +25,7 @@ import { registerHealth } from './health/index.ts';
 import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { catalogWrites, registerCatalog } from './catalog/index.ts';
 import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
+import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
@@ -217,6 +218,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     engines.scheduler.addSource(
       demoGitopsJobSource(demoGitopsRepo(config.dataDir), (err) => app.log.warn({ err }, 'demo: gitops commit failed')),
     );
+  registerPlaybooks(app, { db, box, mailer, sandbox, config });
 
   await registerSettings(app, { db });
 
@@ -240,6 +242,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       ...settingsWrites(engines.scheduler),
       ...catalogWrites,
       ...incidentWrites,
+      ...playbookWrites(engines.scheduler),
     ],
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)

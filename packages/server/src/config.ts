@@ -39,6 +39,7 @@ const schema = z.object({
   // background engines (jobs/)
   WATCHDECK_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   WATCHDECK_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  WATCHDECK_PLAYBOOK_WORKERS: z.coerce.number().int().min(0).max(64).default(4),
   WATCHDECK_JOB_HISTORY_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
   WATCHDECK_CHECK_STATUS_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
   WATCHDECK_SECRET_KEY: z.string().min(16).optional(),
@@ -122,6 +123,8 @@ export type Config = {
   role: 'all' | 'api' | 'worker';
   /** event-queue consumer loops in this process */
   workers: number;
+  /** playbook runs this process runs at once (0: none; playbooks/README.md) */
+  playbookWorkers: number;
   jobHistoryRetentionDays: number;
   /** raw check runs kept this long; hourly roll-ups 400 days, daily roll-ups always (health/rollups.ts) */
   checkStatusRetentionDays: number;
@@ -272,6 +275,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: e.WATCHDECK_SHUTDOWN_DRAIN.trim() === '0' ? 0 : parseDuration(e.WATCHDECK_SHUTDOWN_DRAIN)!,
     role: e.WATCHDECK_ROLE,
     workers: e.WATCHDECK_WORKERS,
+    playbookWorkers: e.WATCHDECK_PLAYBOOK_WORKERS,
     jobHistoryRetentionDays: e.WATCHDECK_JOB_HISTORY_RETENTION_DAYS,
     checkStatusRetentionDays: e.WATCHDECK_CHECK_STATUS_RETENTION_DAYS,
     secretKey: e.WATCHDECK_SECRET_KEY,

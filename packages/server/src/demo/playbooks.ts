@@ -14,6 +14,37 @@ interface PlaybookDef {
 const exec = (name: string, script: string) => ({ name, exec: { script } });
 
 const PLAYBOOKS: PlaybookDef[] = [
+  // These two run on this machine as shipped: a script in the sandbox and a call to the console itself.
+  {
+    key: 'inspect-check-host',
+    title: 'Inspect check host',
+    icon: 'terminal',
+    category: 'Health',
+    description: 'Resolve a check endpoint and show the sandbox host details',
+    spec: {
+      checks: [{ types: ['http', 'tcp', 'dns', 'icmp', 'tls'] }],
+      parameters: [
+        { name: 'lines', label: 'Lines of output', type: 'text', default: '5', properties: { min: 1, max: 50 } },
+      ],
+      actions: [
+        exec('host', 'uname -srm; echo "check: {{.check.name}} ({{.check.type}})"; date -u'),
+        exec('endpoint', 'echo "{{.check.endpoint}}" | head -n {{.params.lines}}'),
+      ],
+    },
+  },
+  {
+    key: 'console-health',
+    title: 'Console health',
+    icon: 'heart-pulse',
+    category: 'Health',
+    description: "Ask this console's own health endpoint and report the answer",
+    spec: {
+      actions: [
+        { name: 'health', http: { url: '{{.console.url}}/api/health', expectedStatus: [200] } },
+        exec('report', 'echo "database: {{.actions.health.result.body.database}}"'),
+      ],
+    },
+  },
   {
     key: 'restart-deployment',
     title: 'Restart deployment',
