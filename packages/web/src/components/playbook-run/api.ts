@@ -29,7 +29,7 @@ export interface ResourceOption {
   id: string;
   name: string;
   type?: string | null;
-  kind: 'check' | 'config' | 'component';
+  kind: ResourceKind;
 }
 
 interface SearchAnswer {
@@ -38,27 +38,34 @@ interface SearchAnswer {
   components?: Omit<ResourceOption, 'kind'>[];
 }
 
+export type ResourceKind = 'check' | 'config' | 'component';
+
+/** What the resource search looks in: the kinds a playbook runs on (its selectors apply), or given kinds. */
+export interface ResourceScope {
+  playbook_id?: string;
+  kinds?: ResourceKind[];
+  /** narrows a component/config/check parameter's choices (its properties.filter.types) */
+  types?: string[];
+}
+
 /**
- * POST /api/playbook/resources/search: the checks, configs and components the given selectors
- * match, narrowed by a search text (seed 000 section 7: checks, components, configs, search, id).
+ * POST /api/playbook/resources/search: the configs, components and checks a playbook is offered
+ * on (or of the given kinds), narrowed by a search text (seed 000 section 7).
  */
-export function useResourceSearch(
-  selectors: { checks?: unknown[]; configs?: unknown[]; components?: unknown[] },
-  search: string,
-  enabled: boolean,
-) {
+export function useResourceSearch(scope: ResourceScope, search: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['playbook', 'resources', selectors, search],
+    queryKey: ['playbook', 'resources', scope, search],
     placeholderData: keepPreviousData,
     enabled,
     queryFn: async ({ signal }) => {
-      const body = { ...selectors, search: search || undefined, limit: 50 };
+      const body = { playbook_id: scope.playbook_id, kinds: scope.kinds, search: search || undefined, limit: 50 };
       const res = await apiPost<SearchAnswer>('/playbook/resources/search', body, { signal });
-      return [
-        ...(res.checks ?? []).map((r) => ({ ...r, kind: 'check' as const })),
+      const all = [
         ...(res.configs ?? []).map((r) => ({ ...r, kind: 'config' as const })),
         ...(res.components ?? []).map((r) => ({ ...r, kind: 'component' as const })),
+        ...(res.checks ?? []).map((r) => ({ ...r, kind: 'check' as const })),
       ];
+      return scope.types?.length ? all.filter((r) => r.type && scope.types!.includes(r.type)) : all;
     },
   });
 }

@@ -170,12 +170,12 @@ export function ParameterField({
     case 'component':
     case 'config':
     case 'check': {
-      const selectors = { [`${param.type}s`]: [p.filter ?? {}] };
+      const types = Array.isArray(p.filter?.types) ? (p.filter.types as string[]) : undefined;
       control = (
         <ResourcePicker
           id={id}
           label={label}
-          selectors={selectors}
+          scope={{ kinds: [param.type], types }}
           value={value ? `${param.type}:${value}` : ''}
           onChange={(key) => onChange(key.slice(key.indexOf(':') + 1))}
           invalid={invalid}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { inputClass } from '#web/components/forms/index.ts';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useDebouncedValue } from '#web/lib/use-debounced.ts';
-import { useResourceSearch, type ResourceOption } from './api.ts';
+import { useResourceSearch, type ResourceOption, type ResourceScope } from './api.ts';
 
 const KIND_LABEL = { check: 'Check', config: 'Catalog Item', component: 'Component' } as const;
 
@@ -10,27 +10,27 @@ const KIND_LABEL = { check: 'Check', config: 'Catalog Item', component: 'Compone
 export const resourceKey = (r: Pick<ResourceOption, 'kind' | 'id'>) => `${r.kind}:${r.id}`;
 
 /**
- * A search box (300 ms, seed 000 section 5) over the resources the selectors match, and the list
+ * A search box (300 ms, seed 000 section 5) over the resources in scope, and the list
  * to choose from. Used for the dialog's Resource selector and the component/config/check parameters.
  */
 export function ResourcePicker({
   id,
   label,
-  selectors,
+  scope,
   value,
   onChange,
   invalid,
 }: {
   id: string;
   label: string;
-  selectors: { checks?: unknown[]; configs?: unknown[]; components?: unknown[] };
+  scope: ResourceScope;
   value: string;
   onChange: (key: string, option?: ResourceOption) => void;
   invalid?: boolean;
 }) {
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search, 300);
-  const results = useResourceSearch(selectors, debounced, true);
+  const results = useResourceSearch(scope, debounced, true);
   const options = results.data ?? [];
   const kinds = new Set(options.map((o) => o.kind));
   return (
@@ -50,7 +50,12 @@ export function ResourcePicker({
           aria-busy={results.isFetching || undefined}
           aria-invalid={invalid || undefined}
           value={value}
-          onChange={(e) => onChange(e.target.value, options.find((o) => resourceKey(o) === e.target.value))}
+          onChange={(e) =>
+            onChange(
+              e.target.value,
+              options.find((o) => resourceKey(o) === e.target.value),
+            )
+          }
           className={inputClass(invalid)}
         >
           <option value="">{results.isPending ? 'Loading…' : options.length ? 'Select…' : 'No resources found'}</option>

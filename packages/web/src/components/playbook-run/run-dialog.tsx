@@ -42,7 +42,7 @@ function ParamsForm({
   onRan: (runId: string) => void;
 }) {
   const params = usePlaybookParams(playbook.id, resource);
-  const list: PlaybookParam[] = params.data?.params ?? [];
+  const list: PlaybookParam[] = useMemo(() => params.data?.params ?? [], [params.data]);
   // the resolved defaults arrive once; the key below remounts the fields for a new resource
   const defaults = useMemo(() => initialValues(list), [list]);
   const [edits, setEdits] = useState<Record<string, string>>({});
@@ -150,7 +150,7 @@ export function RunPlaybookDialog({
             <ResourcePicker
               id="playbook-resource"
               label={label}
-              selectors={selectors}
+              scope={{ playbook_id: playbook.id }}
               value={picked.key}
               onChange={(key, option) => setPicked({ key, option })}
             />

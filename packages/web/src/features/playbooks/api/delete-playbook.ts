@@ -6,9 +6,7 @@ export function useDeletePlaybook() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => {
-      unwrap(
-        await db.from('playbooks').update({ deleted_at: new Date().toISOString() }).eq('id', id).select('id'),
-      );
+      unwrap(await db.from('playbooks').update({ deleted_at: new Date().toISOString() }).eq('id', id).select('id'));
     },
     onSettled: () => qc.invalidateQueries({ queryKey: ['playbooks'] }),
   });

@@ -17,7 +17,13 @@ export const nameFromTitle = (title: string) =>
 
 const columns = ({ title, spec }: PlaybookInput) => {
   const str = (k: string) => (typeof spec[k] === 'string' ? (spec[k] as string) : null);
-  return { title, spec: { ...spec, title }, description: str('description'), category: str('category'), icon: str('icon') };
+  return {
+    title,
+    spec: { ...spec, title },
+    description: str('description'),
+    category: str('category'),
+    icon: str('icon'),
+  };
 };
 
 /**

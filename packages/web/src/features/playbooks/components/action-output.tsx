@@ -27,13 +27,16 @@ export function ActionOutput({ actionId }: { actionId: string }) {
   if (!a) return <p className="text-sm text-gray-500">No result</p>;
   const result = a.result ?? {};
   const texts = TEXT_KEYS.filter((k) => typeof result[k] === 'string' && (result[k] as string).length > 0);
-  const rest = Object.fromEntries(Object.entries(result).filter(([k]) => !(TEXT_KEYS as readonly string[]).includes(k)));
+  const rest = Object.fromEntries(
+    Object.entries(result).filter(([k]) => !(TEXT_KEYS as readonly string[]).includes(k)),
+  );
   const tabs: { key: string; label: string; body: string; json?: boolean }[] = texts.map((k) => ({
     key: k,
     label: k,
     body: result[k] as string,
   }));
-  if (Object.keys(rest).length) tabs.push({ key: 'result', label: 'result', body: JSON.stringify(rest, null, 2), json: true });
+  if (Object.keys(rest).length)
+    tabs.push({ key: 'result', label: 'result', body: JSON.stringify(rest, null, 2), json: true });
   const current = tabs.find((t) => t.key === tab) ?? tabs[0];
   return (
     <section aria-label={`Output of ${a.name}`} className="flex min-w-0 flex-col gap-2">
@@ -57,7 +60,9 @@ export function ActionOutput({ actionId }: { actionId: string }) {
               onClick={() => setTab(t.key)}
               className={cn(
                 '-mb-px border-b-2 px-3 py-1.5 text-sm',
-                t === current ? 'border-blue-600 text-blue-700' : 'border-transparent text-gray-600 hover:text-gray-900',
+                t === current
+                  ? 'border-blue-600 text-blue-700'
+                  : 'border-transparent text-gray-600 hover:text-gray-900',
               )}
             >
               {t.label}

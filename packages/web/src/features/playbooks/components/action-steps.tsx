@@ -32,7 +32,8 @@ export function ActionSteps({
   return (
     <ol aria-label="Action steps" className="flex flex-col gap-1">
       {steps.map((s) => {
-        const ms = s.start_time && s.end_time ? new Date(s.end_time).getTime() - new Date(s.start_time).getTime() : null;
+        const ms =
+          s.start_time && s.end_time ? new Date(s.end_time).getTime() - new Date(s.start_time).getTime() : null;
         return (
           <li key={s.id}>
             <button

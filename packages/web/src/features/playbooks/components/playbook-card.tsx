@@ -30,6 +30,13 @@ export function PlaybookCard({
           </h3>
           {p.description && <p className="line-clamp-2 text-sm text-gray-600">{p.description}</p>}
         </div>
+      </div>
+      <div className="mt-auto flex items-center gap-2">
+        {p.source !== 'UI' && (
+          <span className="rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-600" title="Where the spec is kept">
+            {p.source}
+          </span>
+        )}
         <AccessGuard resource="playbooks" action="write">
           <Button variant="ghost" size="icon" aria-label={`Edit ${title}`} onClick={onEdit}>
             <Pencil size={14} aria-hidden />
@@ -38,13 +45,6 @@ export function PlaybookCard({
             <Trash2 size={14} aria-hidden />
           </Button>
         </AccessGuard>
-      </div>
-      <div className="mt-auto flex items-center gap-2">
-        {p.source !== 'UI' && (
-          <span className="rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-600" title="Where the spec is kept">
-            {p.source}
-          </span>
-        )}
         <Link
           to={`/playbooks/runs?playbook=${p.id}`}
           className={buttonClass('ghost', 'sm', 'ml-auto')}

@@ -70,7 +70,10 @@ export function RunHeader({ run }: { run: Run }) {
     <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-gray-200 bg-white p-4 md:grid-cols-4 xl:grid-cols-5">
       <Field label="Playbook">
         <span className="flex items-center gap-2">
-          <Link to={`/playbooks/runs?playbook=${run.playbook_id}`} className="font-medium text-blue-700 hover:underline">
+          <Link
+            to={`/playbooks/runs?playbook=${run.playbook_id}`}
+            className="font-medium text-blue-700 hover:underline"
+          >
             {title}
           </Link>
           <ParamsButton params={run.parameters} />
@@ -98,7 +101,9 @@ export function RunHeader({ run }: { run: Run }) {
       <Field label="Scheduled">
         <When at={run.scheduled_time} />
       </Field>
-      <Field label="Duration">{duration === null ? <span className="text-gray-400">–</span> : formatDuration(duration)}</Field>
+      <Field label="Duration">
+        {duration === null ? <span className="text-gray-400">–</span> : formatDuration(duration)}
+      </Field>
       <Field label="Queued">
         <When at={run.created_at} />
       </Field>

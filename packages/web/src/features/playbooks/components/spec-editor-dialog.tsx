@@ -63,10 +63,10 @@ export function SpecEditorDialog({
   const specError =
     touched.spec && !text.trim()
       ? FIELD_REQUIRED_MESSAGE
-      : yamlError ??
+      : (yamlError ??
         (parsed !== undefined && (typeof parsed !== 'object' || Array.isArray(parsed) || parsed === null)
           ? 'The spec must be a YAML mapping'
-          : undefined);
+          : undefined));
 
   const submit = async () => {
     setTouched({ title: true, spec: true });

@@ -2,8 +2,22 @@ import type { CSSProperties, ReactNode } from 'react';
 
 /** The 16 terminal colours (xterm's palette, slightly darkened for a light background). */
 const PALETTE = [
-  '#000000', '#b91c1c', '#15803d', '#a16207', '#1d4ed8', '#a21caf', '#0e7490', '#6b7280',
-  '#4b5563', '#dc2626', '#16a34a', '#ca8a04', '#2563eb', '#c026d3', '#0891b2', '#111827',
+  '#000000',
+  '#b91c1c',
+  '#15803d',
+  '#a16207',
+  '#1d4ed8',
+  '#a21caf',
+  '#0e7490',
+  '#6b7280',
+  '#4b5563',
+  '#dc2626',
+  '#16a34a',
+  '#ca8a04',
+  '#2563eb',
+  '#c026d3',
+  '#0891b2',
+  '#111827',
 ];
 
 function color256(n: number): string {
@@ -69,13 +83,18 @@ const css = (s: Style): CSSProperties => ({
 export function ansiSegments(text: string): { text: string; style: Style }[] {
   const out: { text: string; style: Style }[] = [];
   // CSI sequences (ESC [ params final) and OSC (ESC ] ... BEL/ST)
+  // eslint-disable-next-line no-control-regex -- escape sequences are what this parses
   const re = /\x1b\[([0-9;]*)([A-Za-z])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
   let style: Style = {};
   let last = 0;
   for (const m of text.matchAll(re)) {
     if (m.index > last) out.push({ text: text.slice(last, m.index), style });
     last = m.index + m[0].length;
-    if (m[2] === 'm') style = applySgr(style, (m[1] || '0').split(';').map((n) => Number(n) || 0));
+    if (m[2] === 'm')
+      style = applySgr(
+        style,
+        (m[1] || '0').split(';').map((n) => Number(n) || 0),
+      );
   }
   if (last < text.length) out.push({ text: text.slice(last), style });
   return out;

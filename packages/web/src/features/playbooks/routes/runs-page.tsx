@@ -4,7 +4,12 @@ import { Pencil, Play, RotateCw } from 'lucide-react';
 import { AccessGuard } from '#web/components/auth/index.ts';
 import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
 import { RunPlaybookDialog } from '#web/components/playbook-run/index.ts';
-import { UrlTimeRangePicker, pastRange, resolveTimeRange, useTimeRangeParams } from '#web/components/time-range/index.ts';
+import {
+  UrlTimeRangePicker,
+  pastRange,
+  resolveTimeRange,
+  useTimeRangeParams,
+} from '#web/components/time-range/index.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { PageTitle } from '#web/components/ui/page-title.tsx';

@@ -41,9 +41,7 @@ export function CheckFooter({ check, embedded }: { check: CheckSummary; embedded
           <Pencil size={14} aria-hidden /> Edit
         </Link>
       </AccessGuard>
-      {playbooks && (
-        <PlaybooksDropdown resource={{ check_id: check.id }} side="top" />
-      )}
+      {playbooks && <PlaybooksDropdown resource={{ check_id: check.id }} side="top" />}
       {!embedded && (
         <AttachAsEvidenceButton
           target={{
