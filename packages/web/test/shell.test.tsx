@@ -79,9 +79,9 @@ describe('sidebar', () => {
     }
   });
 
-  it('leaves out the screens of engines not built yet: Dashboard, Catalog, Logs, Playbooks and their settings', () => {
+  it('leaves out the screens of engines not built yet: Dashboard, Catalog, Logs and their settings', () => {
     renderSidebar();
-    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Settings']);
+    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Playbooks', 'Settings']);
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
@@ -97,7 +97,6 @@ describe('sidebar', () => {
       'catalog',
       'logs',
       'notifications',
-      'playbooks',
       'topology',
     ]);
   });

@@ -53,7 +53,6 @@ export const ENGINES_NOT_BUILT: ReadonlySet<Engine> = new Set<Engine>([
   'topology',
   'catalog',
   'logs',
-  'playbooks',
   'notifications',
   'agents',
 ]);

@@ -38,7 +38,7 @@ interface SearchAnswer {
   components?: Omit<ResourceOption, 'kind'>[];
 }
 
-export type ResourceKind = 'check' | 'config' | 'component';
+type ResourceKind = 'check' | 'config' | 'component';
 
 /** What the resource search looks in: the kinds a playbook runs on (its selectors apply), or given kinds. */
 export interface ResourceScope {

@@ -1,4 +1,4 @@
 export { PlaybooksDropdown } from './playbooks-dropdown.tsx';
-export { RunPlaybookDialog, NO_PARAMETERS_MESSAGE, SELECT_RESOURCE_MESSAGE } from './run-dialog.tsx';
-export type { PlaybookParam, PlaybookResource, PlaybookSummary } from './types.ts';
-export { validateParam, validateParams, initialValues } from './validation.ts';
+export { RunPlaybookDialog } from './run-dialog.tsx';
+export type { PlaybookSummary } from './types.ts';
+export { validateParam, initialValues } from './validation.ts';

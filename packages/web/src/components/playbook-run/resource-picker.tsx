@@ -7,7 +7,7 @@ import { useResourceSearch, type ResourceOption, type ResourceScope } from './ap
 const KIND_LABEL = { check: 'Check', config: 'Catalog Item', component: 'Component' } as const;
 
 /** The value a picker holds: the kind and id of the chosen resource. */
-export const resourceKey = (r: Pick<ResourceOption, 'kind' | 'id'>) => `${r.kind}:${r.id}`;
+const resourceKey = (r: Pick<ResourceOption, 'kind' | 'id'>) => `${r.kind}:${r.id}`;
 
 /**
  * A search box (300 ms, seed 000 section 5) over the resources in scope, and the list

@@ -12,8 +12,8 @@ import { ResourcePicker } from './resource-picker.tsx';
 import type { PlaybookParam, PlaybookResource, PlaybookSummary } from './types.ts';
 import { initialValues, validateParams } from './validation.ts';
 
-export const NO_PARAMETERS_MESSAGE = 'No parameters for this playbook.';
-export const SELECT_RESOURCE_MESSAGE = 'Please select a resource to see the parameters.';
+const NO_PARAMETERS_MESSAGE = 'No parameters for this playbook.';
+const SELECT_RESOURCE_MESSAGE = 'Please select a resource to see the parameters.';
 
 const ID_FIELD = { check: 'check_id', config: 'config_id', component: 'component_id' } as const;
 

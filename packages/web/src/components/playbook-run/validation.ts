@@ -1,6 +1,6 @@
 import type { PlaybookParam } from './types.ts';
 
-export const REQUIRED_MESSAGE = 'This field is required';
+const REQUIRED_MESSAGE = 'This field is required';
 
 /** dns1123 (seed 000 section 5): lowercase alphanumerics, '-' and '.', starting and ending alphanumeric. */
 const DNS1123 = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;

@@ -8,7 +8,7 @@ export interface PlaybookInput {
 }
 
 /** A name for a new playbook: its title in lowercase with dashes (dns1123-like, unique by namespace). */
-export const nameFromTitle = (title: string) =>
+const nameFromTitle = (title: string) =>
   title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -16,10 +16,10 @@ import { PlaybookCard } from '../components/playbook-card.tsx';
 import { SpecEditorDialog } from '../components/spec-editor-dialog.tsx';
 
 /** The group of a playbook without a category (seed 002 section 2.16). */
-export const DEFAULT_CATEGORY = 'Other';
+const DEFAULT_CATEGORY = 'Other';
 
 /** Playbooks by category, categories by name with 'Other' last. */
-export function groupByCategory(list: readonly Playbook[]): [string, Playbook[]][] {
+function groupByCategory(list: readonly Playbook[]): [string, Playbook[]][] {
   const groups = new Map<string, Playbook[]>();
   for (const p of list) {
     const c = p.category?.trim() || DEFAULT_CATEGORY;

@@ -22,7 +22,7 @@ import { RunStatusBadge, statusLabel } from '../components/run-status.tsx';
 import { SpecEditorDialog } from '../components/spec-editor-dialog.tsx';
 
 /** Seed 002 section 9: runs default to the last 7 days, 50 a page; newest first. */
-export const RUNS_DEFAULT_RANGE = pastRange('7d');
+const RUNS_DEFAULT_RANGE = pastRange('7d');
 const RUNS_PAGE_SIZE = 50;
 const RUNS_DEFAULT_SORT = { id: 'created_at', desc: true };
 
