@@ -92,13 +92,7 @@ describe('sidebar', () => {
     for (const label of ['Canaries', 'Connections', 'Teams', 'Incident Rules', 'Jobs History', 'Users']) {
       expect(settings).toContain(label);
     }
-    expect([...ENGINES_NOT_BUILT].sort()).toEqual([
-      'agents',
-      'catalog',
-      'logs',
-      'notifications',
-      'topology',
-    ]);
+    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'catalog', 'logs', 'notifications', 'topology']);
   });
 
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {
