@@ -125,7 +125,7 @@ for (const width of [1440, 1024]) {
       await poll(() => toast('Playbook Spec updated successfully').count()).toBe(1);
       await poll(() => card.textContent()).toContain('Says hi');
       await screenshot(page, `playbooks-${tag}-spec-saved`);
-    });
+    }, 240_000);
 
     it('runs a playbook from a check drawer with parameters, shows its output, downloads its logs, re-runs it', async () => {
       const title = `Greet ${tag}`;
@@ -178,6 +178,7 @@ for (const width of [1440, 1024]) {
       expect(await green.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(21, 128, 61)');
       expect(await output.getByRole('link', { name: 'https://example.com/greet' }).count()).toBe(1);
       expect(await output.getByRole('link', { name: /ftp:/ }).count()).toBe(0);
+      await screenshot(page, `playbooks-${tag}-run`);
       await output.getByRole('tab', { name: 'stderr' }).click();
       await poll(() => output.locator('pre').first().textContent()).toContain('warn');
       // the skipped step is listed but cannot be selected
@@ -190,7 +191,6 @@ for (const width of [1440, 1024]) {
       await page.getByRole('button', { name: 'Params (3)' }).click();
       await poll(() => page.getByRole('dialog', { name: 'Parameters' }).textContent()).toContain('world');
       await page.keyboard.press('Escape');
-      await screenshot(page, `playbooks-${tag}-run`);
 
       await page.getByRole('button', { name: 'Download logs' }).click();
       const download = page.waitForEvent('download');
@@ -212,12 +212,12 @@ for (const width of [1440, 1024]) {
       await poll(() =>
         page.getByRole('table', { name: 'Playbook runs' }).getByRole('link', { name: title }).count(),
       ).toBe(2);
-      await page.getByLabel('Playbook').selectOption({ label: title });
+      await page.getByLabel('Playbook', { exact: true }).selectOption({ label: title });
       await settled();
       expect(await page.getByRole('button', { name: 'Edit Playbook' }).count()).toBe(1);
       expect(await page.getByRole('button', { name: 'Run Playbook' }).count()).toBe(1);
       await screenshot(page, `playbooks-${tag}-runs`);
-    });
+    }, 240_000);
 
     it('lets a named approver approve a waiting run, and refuses someone who is not named', async () => {
       const checkId = await checkByName('console api health');
@@ -248,6 +248,6 @@ for (const width of [1440, 1024]) {
       await poll(() => page.getByRole('region', { name: 'Output of approved step' }).textContent()).toContain(
         'approved',
       );
-    });
+    }, 240_000);
   });
 }

@@ -6,9 +6,9 @@ import { Modal } from '#web/components/ui/modal.tsx';
 import type { Run } from '../api/types.ts';
 import { RunStatusBadge } from './run-status.tsx';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
-    <div className="min-w-0">
+    <div className={wide ? 'col-span-2 min-w-0' : 'min-w-0'}>
       <dt className="text-xs text-gray-500">{label}</dt>
       <dd className="truncate text-sm text-gray-900">{children}</dd>
     </div>
@@ -68,8 +68,8 @@ export function RunHeader({ run }: { run: Run }) {
   const title = run.playbook?.title || run.playbook?.name || run.playbook_id;
   return (
     <dl className="grid grid-cols-2 gap-x-6 gap-y-3 rounded-lg border border-gray-200 bg-white p-4 md:grid-cols-4 xl:grid-cols-5">
-      <Field label="Playbook">
-        <span className="flex items-center gap-2">
+      <Field label="Playbook" wide>
+        <span className="flex min-w-0 items-center gap-2">
           <Link
             to={`/playbooks/runs?playbook=${run.playbook_id}`}
             className="font-medium text-blue-700 hover:underline"

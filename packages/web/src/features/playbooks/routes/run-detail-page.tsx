@@ -170,7 +170,9 @@ export function RunDetailPage() {
         </div>
         <div className="min-w-0 rounded-lg border border-gray-200 bg-white p-3">
           {!selected ? (
-            <p className="text-sm text-gray-500">No result</p>
+            <p className="text-sm text-gray-500">
+              {r.status === 'pending_approval' ? 'Waiting for approval.' : busy ? 'Not started yet.' : 'No result'}
+            </p>
           ) : selected.synthetic ? (
             <section aria-label={`Output of ${INITIALIZATION}`} className="flex flex-col gap-2">
               <h3 className="font-medium text-gray-900">{INITIALIZATION}</h3>
