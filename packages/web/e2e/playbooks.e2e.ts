@@ -213,9 +213,10 @@ for (const width of [1440, 1024]) {
         page.getByRole('table', { name: 'Playbook runs' }).getByRole('link', { name: title }).count(),
       ).toBe(2);
       await page.getByLabel('Playbook', { exact: true }).selectOption({ label: title });
-      await settled();
-      expect(await page.getByRole('button', { name: 'Edit Playbook' }).count()).toBe(1);
+      await poll(() => page.getByRole('button', { name: 'Edit Playbook' }).count()).toBe(1);
       expect(await page.getByRole('button', { name: 'Run Playbook' }).count()).toBe(1);
+      await poll(() => page.getByRole('table', { name: 'Playbook runs' }).locator('tbody tr').count()).toBe(2);
+      await settled();
       await screenshot(page, `playbooks-${tag}-runs`);
     }, 240_000);
 
