@@ -220,6 +220,30 @@ for (const width of [1440, 1024]) {
       await screenshot(page, `playbooks-${tag}-runs`);
     }, 240_000);
 
+    it('runs a playbook from its card: the resource first, then its parameters', async () => {
+      const title = `Plain ${tag}`;
+      await createPlaybook(title, 'Smoke', {
+        checks: [{ name: 'console api health' }],
+        actions: [{ name: 'plain', exec: { script: 'echo plain run' } }],
+      });
+      await page.goto(`${baseUrl()}/playbooks`);
+      await page
+        .getByRole('article', { name: title })
+        .getByRole('button', { name: `Run ${title}` })
+        .click();
+      const dialog = page.getByRole('dialog', { name: title });
+      await poll(() => dialog.getByText('Please select a resource to see the parameters.').count()).toBe(1);
+      const picker = dialog.getByRole('combobox', { name: 'Check' });
+      await poll(() => picker.locator('option', { hasText: 'console api health' }).count()).toBe(1);
+      await picker.selectOption({ label: 'console api health (http)' });
+      await poll(() => dialog.getByText('No parameters for this playbook.').count()).toBe(1);
+      await screenshot(page, `playbooks-${tag}-run-dialog-resource`);
+      await dialog.getByRole('button', { name: 'Run' }).click();
+      await poll(() => runId()).toMatch(/^[0-9a-f-]{36}$/);
+      await poll(() => runStatus(), 60_000).toBe('completed');
+      await poll(() => page.getByRole('region', { name: 'Output of plain' }).textContent()).toContain('plain run');
+    }, 240_000);
+
     it('lets a named approver approve a waiting run, and refuses someone who is not named', async () => {
       const checkId = await checkByName('console api health');
       const spec = (people: string[]) => ({
