@@ -79,9 +79,9 @@ describe('sidebar', () => {
     }
   });
 
-  it('leaves out the screens of engines not built yet: Dashboard, Logs, Playbooks and their settings', () => {
+  it('leaves out the screens of engines not built yet: Dashboard, Logs and their settings', () => {
     renderSidebar();
-    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Catalog', 'Settings']);
+    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Catalog', 'Playbooks', 'Settings']);
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
@@ -100,7 +100,7 @@ describe('sidebar', () => {
     ]) {
       expect(settings).toContain(label);
     }
-    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs', 'notifications', 'playbooks', 'topology']);
+    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs', 'notifications', 'topology']);
   });
 
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {

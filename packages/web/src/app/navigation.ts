@@ -52,7 +52,6 @@ export type Engine = 'topology' | 'catalog' | 'logs' | 'playbooks' | 'notificati
 export const ENGINES_NOT_BUILT: ReadonlySet<Engine> = new Set<Engine>([
   'topology',
   'logs',
-  'playbooks',
   'notifications',
   'agents',
 ]);

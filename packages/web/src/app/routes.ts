@@ -107,6 +107,24 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     load: () => import('../features/incidents/routes/incident-detail-page.tsx').then((m) => m.IncidentDetailPage),
   },
   {
+    path: 'playbooks',
+    resource: 'playbooks',
+    features: ['playbooks'],
+    load: () => import('../features/playbooks/routes/playbooks-page.tsx').then((m) => m.PlaybooksPage),
+  },
+  {
+    path: 'playbooks/runs',
+    resource: 'playbook_runs',
+    features: ['playbooks'],
+    load: () => import('../features/playbooks/routes/runs-page.tsx').then((m) => m.RunsPage),
+  },
+  {
+    path: 'playbooks/runs/:id',
+    resource: 'playbook_runs',
+    features: ['playbooks'],
+    load: () => import('../features/playbooks/routes/run-detail-page.tsx').then((m) => m.RunDetailPage),
+  },
+  {
     path: 'topology',
     resource: 'topologies',
     features: ['topology'],

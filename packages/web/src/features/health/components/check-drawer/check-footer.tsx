@@ -1,61 +1,16 @@
-import { Link, useNavigate } from 'react-router';
-import { ChevronDown, Pencil, Play, Workflow } from 'lucide-react';
+import { Link } from 'react-router';
+import { Pencil, Play } from 'lucide-react';
 import { canRunCheck } from '@watchdeck/core';
 import { AccessGuard } from '#web/components/auth/index.ts';
 import { AttachAsEvidenceButton } from '#web/components/link-to-incident/index.ts';
 import { Button, buttonClass } from '#web/components/ui/button.tsx';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuText,
-  DropdownMenuTrigger,
-} from '#web/components/ui/dropdown-menu.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
 import { useSession } from '#web/lib/session.tsx';
 import { useLinkTo } from '#web/lib/known-routes.tsx';
 import { toastError, toastSuccess } from '#web/lib/toast.ts';
+import { PlaybooksDropdown } from '#web/components/playbook-run/index.ts';
 import { useRunCheck } from '#web/features/health/api/run-check.ts';
-import { usePlaybooksForCheck } from '#web/features/health/api/playbooks.ts';
-import { useRunPlaybook } from '#web/features/health/api/run-playbook.ts';
 import type { CheckSummary } from '#web/features/health/api/types.ts';
-
-function PlaybooksMenu({ check }: { check: CheckSummary }) {
-  const navigate = useNavigate();
-  const playbooks = usePlaybooksForCheck(check, true);
-  const run = useRunPlaybook();
-  const start = async (id: string, defaults: { name: string; default?: unknown }[] = []) => {
-    const params = Object.fromEntries(
-      defaults.filter((p) => p.default !== undefined).map((p) => [p.name, String(p.default)]),
-    );
-    try {
-      const res = await run.mutateAsync({ id, check_id: check.id, params });
-      void navigate(`/playbooks/runs/${res.run_id}`);
-    } catch (err) {
-      toastError(err);
-    }
-  };
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger className={buttonClass('secondary', 'md')} disabled={run.isPending}>
-        <Workflow size={15} aria-hidden /> Playbooks <ChevronDown size={14} aria-hidden />
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" side="top">
-        {playbooks.isLoading && (
-          <DropdownMenuText>
-            <Spinner size={12} /> Loading…
-          </DropdownMenuText>
-        )}
-        {playbooks.data?.length === 0 && <DropdownMenuText>No playbooks for this check</DropdownMenuText>}
-        {playbooks.data?.map((p) => (
-          <DropdownMenuItem key={p.id} onSelect={() => void start(p.id, p.spec?.parameters)}>
-            {p.title || p.name}
-          </DropdownMenuItem>
-        ))}
-      </DropdownMenuContent>
-    </DropdownMenu>
-  );
-}
 
 /**
  * The drawer's footer: Edit (the canary's settings page), Run Now (commander, or anyone who may
@@ -65,7 +20,7 @@ function PlaybooksMenu({ check }: { check: CheckSummary }) {
 export function CheckFooter({ check, embedded }: { check: CheckSummary; embedded?: boolean }) {
   const { whoami } = useSession();
   const runCheck = useRunCheck();
-  // a run opens its page: no Playbooks menu until the playbook screens (and runner) exist
+  // a run opens its page: no Playbooks menu while the run page isn't registered
   const linkTo = useLinkTo();
   const playbooks = !embedded && !!linkTo('/playbooks/runs/new');
   const runNow = async () => {
@@ -86,11 +41,7 @@ export function CheckFooter({ check, embedded }: { check: CheckSummary; embedded
           <Pencil size={14} aria-hidden /> Edit
         </Link>
       </AccessGuard>
-      {playbooks && (
-        <AccessGuard resource="playbook_runs" action="write">
-          <PlaybooksMenu check={check} />
-        </AccessGuard>
-      )}
+      {playbooks && <PlaybooksDropdown resource={{ check_id: check.id }} side="top" />}
       {!embedded && (
         <AttachAsEvidenceButton
           target={{
