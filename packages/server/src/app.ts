@@ -23,6 +23,7 @@ import { propertyWriteRoutes } from './properties/routes.ts';
 import { registerSettings, settingsWrites } from './settings/index.ts';
 import { registerHealth } from './health/index.ts';
 import { incidentWrites, registerIncidents } from './incidents/index.ts';
+import { notificationWrites, registerNotifications } from './notifications/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
@@ -209,6 +210,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     engine: { sandbox, onRun: metrics?.checkRun },
   });
   registerIncidents(app, { db, box, mailer, config });
+  registerNotifications(app, { db, box, mailer, config });
 
   await registerSettings(app, { db });
 
@@ -226,7 +228,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     authorize: auth.authorizeTable,
     // What writing a table does besides the SQL, in the words of the area that owns it: checks
     // before the statement, effects after the commit (pgrest/write-pipeline.ts).
-    writes: [...auth.writes, ...connectionWrites, ...settingsWrites(engines.scheduler), ...incidentWrites],
+    writes: [...auth.writes, ...connectionWrites, ...settingsWrites(engines.scheduler), ...incidentWrites, ...notificationWrites],
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)
     actor: (req) => req.caller?.person.id,
