@@ -7,6 +7,7 @@ import { healthSummary1h, healthSummary30d, healthYearOneCheck } from './health-
 import { incidentDetail, incidentsList } from './incidents.ts';
 import { metricsOverhead } from './metrics-overhead.ts';
 import { metricsScrape } from './metrics-scrape.ts';
+import { notificationsFanout } from './notifications-fanout.ts';
 
 export interface Scenario {
   name: string;
@@ -26,4 +27,5 @@ export const scenarios: Scenario[] = [
   incidentDetail,
   metricsScrape,
   metricsOverhead,
+  notificationsFanout,
 ];

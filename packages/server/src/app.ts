@@ -228,7 +228,13 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     authorize: auth.authorizeTable,
     // What writing a table does besides the SQL, in the words of the area that owns it: checks
     // before the statement, effects after the commit (pgrest/write-pipeline.ts).
-    writes: [...auth.writes, ...connectionWrites, ...settingsWrites(engines.scheduler), ...incidentWrites, ...notificationWrites],
+    writes: [
+      ...auth.writes,
+      ...connectionWrites,
+      ...settingsWrites(engines.scheduler),
+      ...incidentWrites,
+      ...notificationWrites(db),
+    ],
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)
     actor: (req) => req.caller?.person.id,

@@ -82,7 +82,10 @@ const schema = z.object({
   WATCHDECK_NOTIFICATION_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
   WATCHDECK_NOTIFICATION_API_URLS: z
     .string()
-    .refine((v) => parseApiUrls(v) !== undefined, "comma-separated <service>=<http(s) URL>, e.g. 'slack=https://slack.example.com'")
+    .refine(
+      (v) => parseApiUrls(v) !== undefined,
+      "comma-separated <service>=<http(s) URL>, e.g. 'slack=https://slack.example.com'",
+    )
     .default(''),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()

@@ -12,7 +12,16 @@ import { connectionById, connectionByName, type PlainConnection, type SecretBox 
 import type { Db, Queryable } from '#server/db/index.ts';
 import { runJob, type ConsumedEvent, type DeliveryContext, type JobSource } from '#server/jobs/index.ts';
 import type { Mailer } from '#server/mail/index.ts';
-import { BUS_EVENTS, RECOVERS, defaultBody, defaultTitle, linkOf, loadSubject, type Subject } from './events.ts';
+import {
+  BUS_EVENTS,
+  RECOVERS,
+  defaultBody,
+  defaultTitle,
+  linkOf,
+  loadSubject,
+  subjectRef,
+  type Subject,
+} from './events.ts';
 import { SendError, plain, senderFor, type Message } from './senders/index.ts';
 
 export interface EngineDeps {
@@ -98,11 +107,41 @@ class RateLimiter {
   }
 }
 
+const RULE_COLUMNS =
+  'id, name, title, filter, template, properties, repeat_interval, person_id, team_id, custom_services, error';
+/**
+ * The rules of each event, kept a few seconds: every event would otherwise read them again.
+ * Writes through /api/db forget them at once (index.ts), so an edit applies to the next event;
+ * another replica's edit applies within RULES_TTL_MS.
+ */
+const RULES_TTL_MS = 5000;
+const ruleCaches = new WeakMap<Db, Map<string, { at: number; rules: Promise<Rule[]> }>>();
+export const forgetRules = (db: Db) => ruleCaches.get(db)?.clear();
+
 export function notificationEngine(deps: EngineDeps) {
   const { db, box, mailer, log, publicUrl } = deps;
   const limiter = new RateLimiter(deps.rateLimitPerMinute);
+  const ruleCache = ruleCaches.get(db) ?? new Map<string, { at: number; rules: Promise<Rule[]> }>();
+  ruleCaches.set(db, ruleCache);
 
-  function connectionTarget(c: PlainConnection & { name?: string; namespace?: string }, props: Record<string, unknown>): Target {
+  function rulesFor(event: string): Promise<Rule[]> {
+    const hit = ruleCache.get(event);
+    if (hit && Date.now() - hit.at < RULES_TTL_MS) return hit.rules;
+    const rules = db
+      .query<Rule>(
+        `SELECT ${RULE_COLUMNS} FROM notifications WHERE deleted_at IS NULL AND events @> ARRAY[$1]::text[] ORDER BY created_at`,
+        [event],
+      )
+      .then((r) => r.rows);
+    ruleCache.set(event, { at: Date.now(), rules });
+    rules.catch(() => ruleCache.delete(event));
+    return rules;
+  }
+
+  function connectionTarget(
+    c: PlainConnection & { name?: string; namespace?: string },
+    props: Record<string, unknown>,
+  ): Target {
     const sender = senderFor(c.type);
     const describe = `${c.type} ${c.namespace ?? 'default'}/${c.name ?? ''}`;
     return {
@@ -114,8 +153,19 @@ export function notificationEngine(deps: EngineDeps) {
     };
   }
 
-  async function connectionOf(ref: string) {
+  /** One lookup per connection and event: rules of one event often share a connection. */
+  type Memo = Map<string, ReturnType<typeof lookupConnection>>;
+  function connectionOf(ref: string, memo: Memo) {
     const text = ref.trim();
+    let c = memo.get(text);
+    if (!c) {
+      c = lookupConnection(text);
+      memo.set(text, c);
+    }
+    return c;
+  }
+
+  async function lookupConnection(text: string) {
     if (/^[0-9a-f-]{36}$/i.test(text)) {
       const c = await connectionById(db, box, text);
       if (!c) throw new SendError(`connection ${text} not found`);
@@ -137,19 +187,23 @@ export function notificationEngine(deps: EngineDeps) {
   }
 
   /** The rule's recipients: a person's email, a team's notification channels, or custom services. */
-  async function targetsOf(rule: Rule): Promise<Target[]> {
+  async function targetsOf(rule: Rule, memo: Memo): Promise<Target[]> {
     if (rule.person_id) {
-      const p = (await db.query<{ name: string; email: string | null }>(`SELECT name, email FROM people WHERE id = $1`, [rule.person_id]))
-        .rows[0];
+      const p = (
+        await db.query<{ name: string; email: string | null }>(`SELECT name, email FROM people WHERE id = $1`, [
+          rule.person_id,
+        ])
+      ).rows[0];
       if (!p) throw new SendError('the rule names a person who no longer exists');
       if (!p.email) throw new SendError(`${p.name} has no email address`);
       return [emailTarget(p.email)];
     }
     if (rule.team_id) {
       const t = (
-        await db.query<{ name: string; spec: { notifications?: unknown } }>(`SELECT name, spec FROM teams WHERE id = $1 AND deleted_at IS NULL`, [
-          rule.team_id,
-        ])
+        await db.query<{ name: string; spec: { notifications?: unknown } }>(
+          `SELECT name, spec FROM teams WHERE id = $1 AND deleted_at IS NULL`,
+          [rule.team_id],
+        )
       ).rows[0];
       if (!t) throw new SendError('the rule names a team that no longer exists');
       const channels = Array.isArray(t.spec?.notifications) ? t.spec.notifications.filter(isObject) : [];
@@ -158,7 +212,7 @@ export function notificationEngine(deps: EngineDeps) {
       for (const ch of channels) {
         if (typeof ch.email === 'string' && ch.email.trim()) out.push(emailTarget(ch.email.trim()));
         else if (typeof ch.connection === 'string') {
-          const c = await connectionOf(ch.connection);
+          const c = await connectionOf(ch.connection, memo);
           out.push(connectionTarget(c, serviceProperties(rule, c.type, ch.properties)));
         } else throw new SendError(`team ${t.name}: a notification channel names neither a connection nor an email`);
       }
@@ -167,9 +221,10 @@ export function notificationEngine(deps: EngineDeps) {
     const services = Array.isArray(rule.custom_services) ? rule.custom_services.filter(isObject) : [];
     const out: Target[] = [];
     for (const s of services) {
-      const ref = typeof s.connection === 'string' ? s.connection : typeof s.connection_id === 'string' ? s.connection_id : '';
+      const ref =
+        typeof s.connection === 'string' ? s.connection : typeof s.connection_id === 'string' ? s.connection_id : '';
       if (!ref) continue;
-      const c = await connectionOf(ref);
+      const c = await connectionOf(ref, memo);
       out.push(connectionTarget(c, serviceProperties(rule, c.type, s.properties)));
     }
     if (!out.length) throw new SendError('the rule has no recipient: choose a person, a team or a connection');
@@ -191,11 +246,15 @@ export function notificationEngine(deps: EngineDeps) {
   }
 
   /** Sends to every target; the first failure is the outcome's error. */
-  async function deliver(rule: Rule, m: Message): Promise<Pick<Outcome, 'status' | 'error' | 'durationMs' | 'recipient'>> {
+  async function deliver(
+    rule: Rule,
+    m: Message,
+    memo: Memo = new Map(),
+  ): Promise<Pick<Outcome, 'status' | 'error' | 'durationMs' | 'recipient'>> {
     const started = performance.now();
     let recipient: string | undefined;
     try {
-      const targets = await targetsOf(rule);
+      const targets = await targetsOf(rule, memo);
       recipient = targets.map((t) => t.describe).join(', ');
       const errors: string[] = [];
       for (const t of targets) {
@@ -206,13 +265,27 @@ export function notificationEngine(deps: EngineDeps) {
         }
       }
       const durationMs = Math.round(performance.now() - started);
-      return errors.length ? { status: 'error', error: errors.join('; '), durationMs, recipient } : { status: 'sent', durationMs, recipient };
+      return errors.length
+        ? { status: 'error', error: errors.join('; '), durationMs, recipient }
+        : { status: 'sent', durationMs, recipient };
     } catch (err) {
-      return { status: 'error', error: (err as Error).message, durationMs: Math.round(performance.now() - started), recipient };
+      return {
+        status: 'error',
+        error: (err as Error).message,
+        durationMs: Math.round(performance.now() - started),
+        recipient,
+      };
     }
   }
 
-  async function decide(rule: Rule, subject: Subject, key: string, silence: string | null, recovery: boolean): Promise<Outcome | undefined> {
+  async function decide(
+    rule: Rule,
+    subject: Subject,
+    key: string,
+    silence: string | null,
+    recovery: boolean,
+    memo: Memo,
+  ): Promise<Outcome | undefined> {
     if (rule.filter?.trim()) {
       // a filter that does not evaluate is the rule's error (shown on the rule), not a send
       if (!evaluateTest(rule.filter, subject.vars)) return undefined;
@@ -229,15 +302,32 @@ export function notificationEngine(deps: EngineDeps) {
       );
       if (rows.length) return { rule, status: 'repeat-interval', title, body };
     }
-    const waitFor = isObject(rule.properties) && typeof rule.properties.waitFor === 'string' ? parseDuration(rule.properties.waitFor) : undefined;
+    const waitFor =
+      isObject(rule.properties) && typeof rule.properties.waitFor === 'string'
+        ? parseDuration(rule.properties.waitFor)
+        : undefined;
     if (waitFor && !recovery) return { rule, status: 'pending', sendAt: new Date(Date.now() + waitFor), title, body };
     const wait = limiter.take(rule.id);
     if (wait) return { rule, status: 'pending', sendAt: new Date(Date.now() + wait), title, body };
-    const m: Message = { title, body, link: subject.link, key: `${key}/${rule.id}`, event: subject.event, good: recovery || subject.status === 'healthy' };
-    return { rule, title, body, ...(await deliver(rule, m)) };
+    const m: Message = {
+      title,
+      body,
+      link: subject.link,
+      key: `${key}/${rule.id}`,
+      event: subject.event,
+      good: recovery || subject.status === 'healthy',
+    };
+    return { rule, title, body, ...(await deliver(rule, m, memo)) };
   }
 
-  async function record(tx: Queryable, subject: Subject, key: string, outcomes: Outcome[], ruleErrors: Map<string, string | null>) {
+  async function record(
+    tx: Queryable,
+    subject: Subject,
+    key: string,
+    outcomes: Outcome[],
+    ruleErrors: Map<string, string | null>,
+  ) {
+    const rows: Record<string, unknown>[] = [];
     for (const o of outcomes) {
       const r = o.rule;
       if (o.status === 'repeat-interval') {
@@ -254,31 +344,36 @@ export function notificationEngine(deps: EngineDeps) {
         );
         if (rowCount) continue;
       }
+      rows.push({
+        notification_id: r.id,
+        status: o.status,
+        source_event: subject.event,
+        resource_type: subject.resourceType,
+        resource_id: subject.resourceId,
+        person_id: r.person_id,
+        team_id: r.team_id,
+        silenced_by: o.silencedBy ?? null,
+        title: o.title ?? null,
+        body: o.body ?? null,
+        error: o.error ?? null,
+        duration_millis: o.durationMs ?? null,
+        send_at: o.sendAt?.toISOString() ?? null,
+        delivery_key: key,
+        recipient: o.recipient ?? null,
+      });
+    }
+    // one statement for the event's rows, whatever the number of rules
+    if (rows.length)
       await tx.query(
         `INSERT INTO notification_send_history
            (notification_id, status, source_event, resource_type, resource_id, person_id, team_id, silenced_by,
             title, body, error, duration_millis, send_at, delivery_key, recipient)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(notification_id uuid, status text, source_event text,
+           resource_type text, resource_id uuid, person_id uuid, team_id uuid, silenced_by uuid, title text, body text,
+           error text, duration_millis integer, send_at timestamptz, delivery_key text, recipient text)
          ON CONFLICT (notification_id, delivery_key) WHERE delivery_key IS NOT NULL DO NOTHING`,
-        [
-          r.id,
-          o.status,
-          subject.event,
-          subject.resourceType,
-          subject.resourceId,
-          r.person_id,
-          r.team_id,
-          o.silencedBy ?? null,
-          o.title ?? null,
-          o.body ?? null,
-          o.error ?? null,
-          o.durationMs ?? null,
-          o.sendAt?.toISOString() ?? null,
-          key,
-          o.recipient ?? null,
-        ],
+        [JSON.stringify(rows)],
       );
-    }
     for (const [id, error] of ruleErrors) {
       await tx.query(
         `UPDATE notifications SET error = $2, error_at = CASE WHEN $2::text IS NULL THEN error_at ELSE now() END
@@ -292,23 +387,25 @@ export function notificationEngine(deps: EngineDeps) {
   async function handle(event: ConsumedEvent, { done }: DeliveryContext): Promise<void> {
     const ruleEvent = BUS_EVENTS[event.name];
     if (!ruleEvent) return;
-    const subject = await loadSubject(db, ruleEvent, event.properties, publicUrl);
+    const ref = subjectRef(ruleEvent, event.properties);
+    // the three reads at once (the pool has connections to spare; PGlite queues them)
+    const [subject, rules, silence] = await Promise.all([
+      loadSubject(db, ruleEvent, event.properties, publicUrl),
+      rulesFor(ruleEvent),
+      ref.id && ref.kind !== 'playbook_run'
+        ? db
+            .query<{ id: string | null }>(`SELECT notification_silence_for($1, $2) AS id`, [ref.kind, ref.id])
+            .then((r) => r.rows[0].id)
+        : null,
+    ]);
     const recovery = ruleEvent in RECOVERS;
-    const { rows: rules } = await db.query<Rule>(
-      `SELECT id, name, title, filter, template, properties, repeat_interval, person_id, team_id, custom_services, error
-       FROM notifications WHERE deleted_at IS NULL AND events @> ARRAY[$1]::text[] ORDER BY created_at`,
-      [ruleEvent],
-    );
-    const silence =
-      rules.length && subject.resourceId && subject.resourceType !== 'playbook_run'
-        ? (await db.query<{ id: string | null }>(`SELECT notification_silence_for($1, $2) AS id`, [subject.resourceType, subject.resourceId])).rows[0].id
-        : null;
+    const memo: Memo = new Map();
     const ruleErrors = new Map<string, string | null>();
     const outcomes = (
       await Promise.all(
         rules.map(async (rule) => {
           try {
-            const o = await decide(rule, subject, event.key, silence, recovery);
+            const o = await decide(rule, subject, event.key, silence, recovery, memo);
             if (rule.error && o?.status === 'sent') ruleErrors.set(rule.id, null);
             return o;
           } catch (err) {
@@ -363,20 +460,24 @@ export function notificationEngine(deps: EngineDeps) {
     );
     for (const row of rows) {
       const rule = (
-        await db.query<Rule>(
-          `SELECT id, name, title, filter, template, properties, repeat_interval, person_id, team_id, custom_services, error
-           FROM notifications WHERE id = $1 AND deleted_at IS NULL`,
-          [row.notification_id],
-        )
+        await db.query<Rule>(`SELECT ${RULE_COLUMNS} FROM notifications WHERE id = $1 AND deleted_at IS NULL`, [
+          row.notification_id,
+        ])
       ).rows[0];
       if (!rule || (await recovered(row.resource_type, row.resource_id, row.source_event))) {
-        await db.query(`UPDATE notification_send_history SET status = 'cancelled', send_at = NULL WHERE id = $1 AND status = 'pending'`, [row.id]);
+        await db.query(
+          `UPDATE notification_send_history SET status = 'cancelled', send_at = NULL WHERE id = $1 AND status = 'pending'`,
+          [row.id],
+        );
         r.cancelled++;
         continue;
       }
       const wait = limiter.take(rule.id);
       if (wait) {
-        await db.query(`UPDATE notification_send_history SET send_at = now() + $2 * interval '1 millisecond' WHERE id = $1`, [row.id, wait]);
+        await db.query(
+          `UPDATE notification_send_history SET send_at = now() + $2 * interval '1 millisecond' WHERE id = $1`,
+          [row.id, wait],
+        );
         continue;
       }
       const link = linkOf(publicUrl, row.resource_type, row.resource_id);
@@ -412,7 +513,9 @@ export function notificationEngine(deps: EngineDeps) {
           key: 'notifications:pending-sends',
           schedule: '@every 5s',
           run: async () => {
-            const { rows } = await db.query(`SELECT 1 FROM notification_send_history WHERE status = 'pending' AND send_at <= now() LIMIT 1`);
+            const { rows } = await db.query(
+              `SELECT 1 FROM notification_send_history WHERE status = 'pending' AND send_at <= now() LIMIT 1`,
+            );
             if (!rows.length) return;
             await runJob(db, { name: 'NotificationPendingSends' }, async (ctx) => {
               const r = await sendDue();

@@ -78,6 +78,13 @@ export const linkOf = (publicUrl: string | undefined, type: string, id: string |
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
+/** The kind and id of the resource an event is about, from the event alone. */
+export function subjectRef(event: string, props: Record<string, unknown>): { kind: ResourceType; id: string | null } {
+  const kind = kindOf(event);
+  const idKey = kind === 'playbook_run' ? (props.run_id !== undefined ? 'run_id' : 'playbook_run_id') : `${kind}_id`;
+  return { kind, id: isUuid(str(props[idKey])) ? str(props[idKey]) : null };
+}
+
 /** Loads the event's resource (a deleted or unknown one still yields the event's own words). */
 export async function loadSubject(
   q: Queryable,
@@ -85,13 +92,11 @@ export async function loadSubject(
   props: Record<string, unknown>,
   publicUrl: string | undefined,
 ): Promise<Subject> {
-  const kind = kindOf(event);
-  const idKey = kind === 'playbook_run' ? (props.run_id !== undefined ? 'run_id' : 'playbook_run_id') : `${kind}_id`;
-  const id = isUuid(str(props[idKey])) ? str(props[idKey]) : null;
+  const { kind, id } = subjectRef(event, props);
   const vars: Record<string, unknown> = { event: { name: event, properties: props } };
   let name = str(props.name);
   let status = str(props.status) || event.split('.').pop()!;
-  let message = '';
+  let message: string;
 
   if (kind === 'check') {
     const row = id
@@ -181,7 +186,10 @@ const TITLES: Record<string, string> = {
 };
 
 /** The default title of an event (README.md "Templates"). */
-export const defaultTitle = (s: Subject) => renderTemplate(TITLES[s.event] ?? s.event, s.vars).replace(/\s+/g, ' ').trim();
+export const defaultTitle = (s: Subject) =>
+  renderTemplate(TITLES[s.event] ?? s.event, s.vars)
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The default body: the resource, its status and message, and a link back, in Markdown. */
 export function defaultBody(s: Subject): string {

@@ -5,12 +5,15 @@ import type { SecretBox } from '#server/connections/index.ts';
 import type { Mailer } from '#server/mail/index.ts';
 import type { WriteRegistration } from '#server/pgrest/index.ts';
 import { BUS_EVENTS } from './events.ts';
-import { notificationEngine } from './engine.ts';
+import { forgetRules, notificationEngine } from './engine.ts';
 import { validateNotificationWrite } from './validate.ts';
 
-/** Rules and silences written through /api/db are checked before the SQL (validate.ts). */
-export const notificationWrites: readonly WriteRegistration[] = [
-  { table: 'notifications', check: validateNotificationWrite },
+/**
+ * Rules and silences written through /api/db are checked before the SQL (validate.ts); a rule
+ * written is seen by the next event (the engine keeps each event's rules a few seconds).
+ */
+export const notificationWrites = (db: Db): readonly WriteRegistration[] => [
+  { table: 'notifications', check: validateNotificationWrite, afterCommit: () => forgetRules(db) },
   { table: 'notification_silences', check: validateNotificationWrite },
 ];
 

@@ -35,7 +35,10 @@ function checkRule(row: Record<string, unknown>, partial: boolean, problems: str
     if (!Array.isArray(events) || events.length === 0) problems.push(EVENTS_REQUIRED);
     else {
       const unknown = events.filter((e) => !(RULE_EVENTS as readonly unknown[]).includes(e));
-      if (unknown.length) problems.push(`events: unknown event ${unknown.map((e) => `'${String(e)}'`).join(', ')}; choose among ${RULE_EVENTS.join(', ')}`);
+      if (unknown.length)
+        problems.push(
+          `events: unknown event ${unknown.map((e) => `'${String(e)}'`).join(', ')}; choose among ${RULE_EVENTS.join(', ')}`,
+        );
     }
   }
   if (typeof row.filter === 'string' && row.filter.trim()) {
@@ -46,24 +49,38 @@ function checkRule(row: Record<string, unknown>, partial: boolean, problems: str
     } catch (err) {
       problems.push(`filter: ${(err as Error).message}`);
     }
-  } else if (given(row.filter) && typeof row.filter !== 'string') problems.push('filter must be a CEL expression (text)');
+  } else if (given(row.filter) && typeof row.filter !== 'string')
+    problems.push('filter must be a CEL expression (text)');
   if (given(row.repeat_interval)) {
     if (typeof row.repeat_interval !== 'string' || !repeatIntervalMs(row.repeat_interval))
       problems.push(`repeat_interval: '${String(row.repeat_interval)}' is not a duration (1h, 2h, 3h, 6h, 1d, 1w, 1m)`);
   }
   if (given(row.properties)) {
     if (!isObject(row.properties)) problems.push('properties must be a JSON object');
-    else if (given(row.properties.waitFor) && (typeof row.properties.waitFor !== 'string' || !parseDuration(row.properties.waitFor)))
+    else if (
+      given(row.properties.waitFor) &&
+      (typeof row.properties.waitFor !== 'string' || !parseDuration(row.properties.waitFor))
+    )
       problems.push(`properties.waitFor: '${String(row.properties.waitFor)}' is not a duration (e.g. 5m)`);
   }
-  const recipients = [given(row.person_id), given(row.team_id), Array.isArray(row.custom_services) && row.custom_services.length > 0];
-  if (recipients.filter(Boolean).length > 1) problems.push('Only one recipient applies: a person, a team or a connection');
+  const recipients = [
+    given(row.person_id),
+    given(row.team_id),
+    Array.isArray(row.custom_services) && row.custom_services.length > 0,
+  ];
+  if (recipients.filter(Boolean).length > 1)
+    problems.push('Only one recipient applies: a person, a team or a connection');
   for (const col of ['person_id', 'team_id'] as const) {
-    if (given(row[col]) && (typeof row[col] !== 'string' || !isUuid(row[col] as string))) problems.push(`${col} must be an id`);
+    if (given(row[col]) && (typeof row[col] !== 'string' || !isUuid(row[col] as string)))
+      problems.push(`${col} must be an id`);
   }
   if (given(row.custom_services)) {
     if (!Array.isArray(row.custom_services)) problems.push('custom_services must be a list');
-    else if (row.custom_services.some((s) => !isObject(s) || (typeof s.connection !== 'string' && typeof s.connection_id !== 'string')))
+    else if (
+      row.custom_services.some(
+        (s) => !isObject(s) || (typeof s.connection !== 'string' && typeof s.connection_id !== 'string'),
+      )
+    )
       problems.push('custom_services: each entry names its connection (connection://<namespace>/<name>)');
   }
 }

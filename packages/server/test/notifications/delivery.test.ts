@@ -131,9 +131,9 @@ for (const driver of testDrivers()) {
         },
       });
       expect(canary.status, JSON.stringify(canary.body)).toBe(201);
-      checkId = (await db.query<{ id: string }>(`SELECT id FROM checks WHERE canary_id = $1`, [canary.body[0].id])).rows[0]
-        .id;
-    }, 60_000);
+      checkId = (await db.query<{ id: string }>(`SELECT id FROM checks WHERE canary_id = $1`, [canary.body[0].id]))
+        .rows[0].id;
+    }, 180_000);
 
     afterAll(async () => {
       await app?.close();
@@ -189,12 +189,16 @@ for (const driver of testDrivers()) {
           { type: 'section', text: { type: 'mrkdwn' } },
         ],
       });
-      expect((slack.body as any).blocks[1].text.text).toContain(`<${PUBLIC_URL}/health?checkId=${checkId}|Open in Watchdeck>`);
+      expect((slack.body as any).blocks[1].text.text).toContain(
+        `<${PUBLIC_URL}/health?checkId=${checkId}|Open in Watchdeck>`,
+      );
       // Discord webhook: one embed, ?wait=true
       const discord = one('/discord/api/webhooks/1/abc');
       expect(discord.path).toBe('/discord/api/webhooks/1/abc?wait=true');
       expect(discord.body).toMatchObject({
-        embeds: [{ title: 'Check notif-orders has failed', color: 0xd63031, url: `${PUBLIC_URL}/health?checkId=${checkId}` }],
+        embeds: [
+          { title: 'Check notif-orders has failed', color: 0xd63031, url: `${PUBLIC_URL}/health?checkId=${checkId}` },
+        ],
       });
       expect((discord.body as any).embeds[0].description).toContain('**notif-orders** is unhealthy');
       // Teams connector: MessageCard at webhookb2/<group>@<tenant>/IncomingWebhook/<altId>/<owner>
@@ -233,7 +237,12 @@ for (const driver of testDrivers()) {
       // Pushover messages.json, form fields
       const po = one('/1/messages.json');
       expect(po.headers['content-type']).toBe('application/x-www-form-urlencoded');
-      expect(po.body).toMatchObject({ token: 'po-token', user: 'po-user', title: 'Check notif-orders has failed', html: '1' });
+      expect(po.body).toMatchObject({
+        token: 'po-token',
+        user: 'po-user',
+        title: 'Check notif-orders has failed',
+        html: '1',
+      });
       // Pushbullet pushes: a note to the device
       const pb = one('/v2/pushes');
       expect(pb.headers['access-token']).toBe('pb-token');
@@ -257,7 +266,10 @@ for (const driver of testDrivers()) {
       // IFTTT maker webhook
       const ifttt = one('/trigger/');
       expect(ifttt.path).toBe('/trigger/watchdeck_alert/with/key/if-key');
-      expect(ifttt.body).toMatchObject({ value1: 'Check notif-orders has failed', value3: `${PUBLIC_URL}/health?checkId=${checkId}` });
+      expect(ifttt.body).toMatchObject({
+        value1: 'Check notif-orders has failed',
+        value3: `${PUBLIC_URL}/health?checkId=${checkId}`,
+      });
       // OpsGenie alert API
       const og = one('/v2/alerts');
       expect(og.headers.authorization).toBe('GenieKey og-key');
@@ -270,7 +282,11 @@ for (const driver of testDrivers()) {
       expect((wh.body as any).text).toContain('**notif-orders** is unhealthy');
 
       // email: the person's (SMTP_URL) and the email connection's, one each
-      await waitFor(async () => mail.mails.length, (n) => n >= 2, 'two emails');
+      await waitFor(
+        async () => mail.mails.length,
+        (n) => n >= 2,
+        'two emails',
+      );
       expect(mail.mails.filter((m) => m.to.includes('ava@example.com'))).toHaveLength(1);
       expect(mail.mails.filter((m) => m.to.includes('oncall@example.com'))).toHaveLength(1);
       expect(mail.mails[0].raw).toContain('Subject: Check notif-orders has failed');
@@ -278,6 +294,6 @@ for (const driver of testDrivers()) {
       // the counters the rules table reads
       const summary = await api('GET', `/api/db/notifications_summary?id=eq.${rules.slack}&select=sent,failed,pending`);
       expect(summary.body).toEqual([{ sent: 1, failed: 0, pending: 0 }]);
-    }, 60_000);
+    }, 180_000);
   });
 }

@@ -45,14 +45,22 @@ for (const driver of testDrivers()) {
     let seq = 0;
     async function fail(checkId: string, name: string, event = 'check.failed') {
       seq++;
-      await publish(db, event, `${checkId}/${seq}`, { check_id: checkId, canary_id: canaryId, name, error: 'HTTP 503' });
+      await publish(db, event, `${checkId}/${seq}`, {
+        check_id: checkId,
+        canary_id: canaryId,
+        name,
+        error: 'HTTP 503',
+      });
     }
     /** all the bus has for the notifications consumer is done */
     const settled = () =>
       waitFor(
         async () =>
-          (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM event_deliveries WHERE consumer = 'notifications' AND status <> 'done'`))
-            .rows[0].n,
+          (
+            await db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM event_deliveries WHERE consumer = 'notifications' AND status <> 'done'`,
+            )
+          ).rows[0].n,
         (n) => n === 0,
         'the notifications consumer to finish',
       );
@@ -87,8 +95,9 @@ for (const driver of testDrivers()) {
       }));
       api = apiAt(url);
       await app.engines.start();
-      canaryId = (await db.query<{ id: string }>(`INSERT INTO canaries (name) VALUES ('rules') RETURNING id`)).rows[0].id;
-    }, 60_000);
+      canaryId = (await db.query<{ id: string }>(`INSERT INTO canaries (name) VALUES ('rules') RETURNING id`)).rows[0]
+        .id;
+    }, 180_000);
 
     afterAll(async () => {
       await app?.close();
@@ -97,7 +106,9 @@ for (const driver of testDrivers()) {
     });
 
     it('sends only what the filter lets through', async () => {
-      const id = await rule('filtered', '/filter', { filter: "check.name == 'f-included' && check.status == 'unhealthy'" });
+      const id = await rule('filtered', '/filter', {
+        filter: "check.name == 'f-included' && check.status == 'unhealthy'",
+      });
       await fail(await check('f-excluded'), 'f-excluded');
       const included = await check('f-included');
       await fail(included, 'f-included');
@@ -123,10 +134,16 @@ for (const driver of testDrivers()) {
 
       // a component turning unhealthy (topology publishes component.status.unhealthy) under a
       // recursive silence of its parent
-      const parent = (await db.query<{ id: string }>(`INSERT INTO components (name, type, status) VALUES ('cluster', 'cluster', 'healthy') RETURNING id`))
-        .rows[0].id;
+      const parent = (
+        await db.query<{ id: string }>(
+          `INSERT INTO components (name, type, status) VALUES ('cluster', 'cluster', 'healthy') RETURNING id`,
+        )
+      ).rows[0].id;
       const child = (
-        await db.query<{ id: string }>(`INSERT INTO components (name, type, status, parent_id) VALUES ('pod', 'pod', 'healthy', $1) RETURNING id`, [parent])
+        await db.query<{ id: string }>(
+          `INSERT INTO components (name, type, status, parent_id) VALUES ('pod', 'pod', 'healthy', $1) RETURNING id`,
+          [parent],
+        )
       ).rows[0].id;
       const cs = await api('POST', '/api/db/notification_silences', {
         component_id: parent,
@@ -148,7 +165,11 @@ for (const driver of testDrivers()) {
       });
       expect(cr.status, JSON.stringify(cr.body)).toBe(201);
       await db.query(`UPDATE components SET status = 'unhealthy' WHERE id = $1`, [child]);
-      await waitFor(() => history(cr.body[0].id), (h) => h.length === 1, 'the component event');
+      await waitFor(
+        () => history(cr.body[0].id),
+        (h) => h.length === 1,
+        'the component event',
+      );
       expect((await history(cr.body[0].id)).map((h) => [h.status, h.silenced_by, h.resource_id])).toEqual([
         ['silenced', cs.body[0].id, child],
       ]);
@@ -170,7 +191,10 @@ for (const driver of testDrivers()) {
     });
 
     it('holds a send for waitFor: a recovery within it cancels it, otherwise it is sent once due', async () => {
-      const id = await rule('waiting', '/wait', { filter: "check.name.startsWith('w-')", properties: { waitFor: '2s' } });
+      const id = await rule('waiting', '/wait', {
+        filter: "check.name.startsWith('w-')",
+        properties: { waitFor: '2s' },
+      });
       const flapping = await check('w-flap');
       await fail(flapping, 'w-flap');
       await settled();
@@ -183,7 +207,12 @@ for (const driver of testDrivers()) {
       const down = await check('w-down');
       await fail(down, 'w-down');
       await settled();
-      const sent = await waitFor(() => history(id), (h) => h.some((x) => x.resource_id === down && x.status === 'sent'), 'the due send', 20_000);
+      const sent = await waitFor(
+        () => history(id),
+        (h) => h.some((x) => x.resource_id === down && x.status === 'sent'),
+        'the due send',
+        20_000,
+      );
       expect(sent.map((h) => [h.resource_id, h.status])).toEqual([
         [flapping, 'cancelled'],
         [down, 'sent'],
@@ -236,7 +265,9 @@ for (const driver of testDrivers()) {
       await fail(await check('i-db'), 'i-db');
       await settled();
       await waitFor(
-        async () => (await db.query(`SELECT 1 FROM event_deliveries WHERE consumer = 'incidents' AND status <> 'done'`)).rows.length,
+        async () =>
+          (await db.query(`SELECT 1 FROM event_deliveries WHERE consumer = 'incidents' AND status <> 'done'`)).rows
+            .length,
         (n) => n === 0,
         'incidents to finish',
       );
@@ -244,7 +275,10 @@ for (const driver of testDrivers()) {
       expect((await history(b)).map((h) => h.status)).toEqual(['sent']);
       expect(peer.at('/bothA')).toHaveLength(1);
       expect(peer.at('/bothB')).toHaveLength(1);
-      const incidents = await api('GET', `/api/db/incidents?incident_rule_id=eq.${incidentRule.body[0].id}&select=title`);
+      const incidents = await api(
+        'GET',
+        `/api/db/incidents?incident_rule_id=eq.${incidentRule.body[0].id}&select=title`,
+      );
       expect(incidents.body).toEqual([{ title: 'i-db is failing' }]);
     });
 
@@ -257,7 +291,11 @@ for (const driver of testDrivers()) {
       const unknown = await api('POST', '/api/db/notifications', { name: 'x', events: ['check.exploded'] });
       expect(unknown.status).toBe(400);
       expect(unknown.body.message).toMatch(/^events: unknown event 'check.exploded'/);
-      const badFilter = await api('POST', '/api/db/notifications', { name: 'x', events: ['check.failed'], filter: 'check.name ==' });
+      const badFilter = await api('POST', '/api/db/notifications', {
+        name: 'x',
+        events: ['check.failed'],
+        filter: 'check.name ==',
+      });
       expect(badFilter.status).toBe(400);
       expect(badFilter.body.message).toMatch(/^filter: invalid CEL expression/);
       const twoRecipients = await api('POST', '/api/db/notifications', {
@@ -267,12 +305,18 @@ for (const driver of testDrivers()) {
       });
       expect(twoRecipients.body.message).toBe('Only one recipient applies: a person, a team or a connection');
 
-      const noResource = await api('POST', '/api/db/notification_silences', { until: new Date(Date.now() + 3600_000).toISOString() });
+      const noResource = await api('POST', '/api/db/notification_silences', {
+        until: new Date(Date.now() + 3600_000).toISOString(),
+      });
       expect(noResource.status).toBe(400);
       expect(noResource.body.message).toBe(RESOURCE_REQUIRED);
       expect((await db.query(`SELECT 1 FROM notifications WHERE name = 'x'`)).rows).toHaveLength(0);
 
-      const crd = await api('POST', '/api/db/notifications', { name: 'from-git', events: ['check.failed'], source: 'KubernetesCRD' });
+      const crd = await api('POST', '/api/db/notifications', {
+        name: 'from-git',
+        events: ['check.failed'],
+        source: 'KubernetesCRD',
+      });
       expect(crd.status, JSON.stringify(crd.body)).toBe(201);
       const edit = await api('PATCH', `/api/db/notifications?id=eq.${crd.body[0].id}`, { title: 'mine now' });
       expect(edit.status).toBe(409);
@@ -286,7 +330,9 @@ for (const driver of testDrivers()) {
       expect(sil.status, JSON.stringify(sil.body)).toBe(201);
       const silEdit = await api('PATCH', `/api/db/notification_silences?id=eq.${sil.body[0].id}`, { description: 'x' });
       expect(silEdit.status).toBe(409);
-      expect(silEdit.body.message).toBe('Notification silence "from git" comes from KubernetesCRD and can only be changed there');
+      expect(silEdit.body.message).toBe(
+        'Notification silence "from git" comes from KubernetesCRD and can only be changed there',
+      );
     });
   });
 }

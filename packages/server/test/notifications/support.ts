@@ -66,7 +66,8 @@ export async function startListener(): Promise<Listener> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     at: (prefix) => received.filter((r) => r.path.startsWith(prefix)),
-    fail: (prefix, times, status = 503, text = '{"error":"unavailable"}') => void failures.push({ prefix, left: times, status, text }),
+    fail: (prefix, times, status = 503, text = '{"error":"unavailable"}') =>
+      void failures.push({ prefix, left: times, status, text }),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

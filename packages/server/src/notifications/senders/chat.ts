@@ -17,7 +17,10 @@ export const slack: Sender = async (c, m, ctx) => {
   const botName = setting(c, ctx, 'botName');
   await send({
     url: `${apiBase(ctx, 'slack', 'https://slack.com')}/api/chat.postMessage`,
-    headers: { Authorization: `Bearer ${need(c.password, 'bot token')}`, 'Content-Type': 'application/json; charset=utf-8' },
+    headers: {
+      Authorization: `Bearer ${need(c.password, 'bot token')}`,
+      'Content-Type': 'application/json; charset=utf-8',
+    },
     json: {
       channel,
       text: cut(m.title, 3000),
@@ -70,7 +73,11 @@ export const teams: Sender = async (c, m) => {
       text: m.body.replace(/\n/g, '\n\n'),
       themeColor: hex(m.good ? GREEN : RED),
       ...(m.link
-        ? { potentialAction: [{ '@type': 'OpenUri', name: 'Open in Watchdeck', targets: [{ os: 'default', uri: m.link }] }] }
+        ? {
+            potentialAction: [
+              { '@type': 'OpenUri', name: 'Open in Watchdeck', targets: [{ os: 'default', uri: m.link }] },
+            ],
+          }
         : {}),
     },
   });
@@ -146,7 +153,11 @@ export const matrix: Sender = async (c, m, ctx) => {
   const auth = { Authorization: `Bearer ${token}` };
   let room = need(setting(c, ctx, 'room'), 'room');
   if (room.startsWith('#')) {
-    const r = await send({ ...tls, url: `${base}/_matrix/client/v3/directory/room/${encodeURIComponent(room)}`, headers: auth });
+    const r = await send({
+      ...tls,
+      url: `${base}/_matrix/client/v3/directory/room/${encodeURIComponent(room)}`,
+      headers: auth,
+    });
     room = need((r.json as { room_id?: string } | undefined)?.room_id, `room id for ${room}`);
   }
   const md = `**${m.title}**\n${m.body}`;
@@ -170,7 +181,10 @@ export const zulip: Sender = async (c, m, ctx) => {
   });
   await send({
     url: `${hostBase(c)}/api/v1/messages`,
-    headers: { ...basicAuth(need(c.username, 'bot e-mail'), need(c.password, 'bot key')), 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: {
+      ...basicAuth(need(c.username, 'bot e-mail'), need(c.password, 'bot key')),
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
     body: form.toString(),
   });
 };

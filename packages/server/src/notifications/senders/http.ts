@@ -1,4 +1,4 @@
-import { Agent, fetch, type Dispatcher } from 'undici';
+import { Agent, request } from 'undici';
 
 /**
  * The one HTTP client every sender uses (undici, DESIGN.md), with the one retry policy: a
@@ -73,32 +73,39 @@ async function once(req: HttpRequest): Promise<HttpAnswer & { retryAfter?: numbe
     body = JSON.stringify(req.json);
     headers['Content-Type'] ??= 'application/json';
   }
-  let res: Awaited<ReturnType<typeof fetch>>;
+  let status: number;
+  let text: string;
+  let retryAfter: string | null;
   try {
-    res = await fetch(target, {
+    // undici's request rather than its fetch: the same client at a fraction of the cost per call.
+    // It follows no redirects: a connection's credentials go to its own host only.
+    const res = await request(target, {
       method: req.method ?? (body === undefined ? 'GET' : 'POST'),
       headers,
       body,
-      // a connection's credentials go to its own host only: no redirects are followed
-      redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      dispatcher: (req.insecureTls ? insecure : secure) as Dispatcher,
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+      dispatcher: req.insecureTls ? insecure : secure,
     });
+    status = res.statusCode;
+    const h = res.headers['retry-after'];
+    retryAfter = Array.isArray(h) ? (h[0] ?? null) : (h ?? null);
+    text = (await res.body.text()).slice(0, 64 * 1024);
   } catch (err) {
-    const e = err as Error & { cause?: Error & { code?: string } };
-    const why =
-      e.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000}s` : (e.cause?.code ?? e.cause?.message ?? e.message);
+    const e = err as Error & { code?: string; cause?: Error & { code?: string } };
+    const why = /Timeout/.test(e.code ?? e.name)
+      ? `no answer within ${TIMEOUT_MS / 1000}s`
+      : (e.code ?? e.cause?.code ?? e.message);
     // the host only: the path may hold a token (webhook URLs)
     throw new SendError(`${target.host}: ${why}`, true);
   }
-  const text = (await res.text()).slice(0, 64 * 1024);
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
     json = undefined;
   }
-  return { status: res.status, text, json, retryAfter: retryAfterMs(res.headers.get('retry-after')) };
+  return { status, text, json, retryAfter: retryAfterMs(retryAfter) };
 }
 
 /** Sends with the retry policy; resolves with a 2xx answer, else throws a SendError. */
@@ -116,7 +123,9 @@ export async function send(req: HttpRequest): Promise<HttpAnswer> {
       }
       const transient = a.status === 429 || a.status >= 500;
       last = new SendError(
-        a.status >= 300 && a.status < 400 ? `HTTP ${a.status}: redirected, not followed` : errorText(a.status, a.text, a.json),
+        a.status >= 300 && a.status < 400
+          ? `HTTP ${a.status}: redirected, not followed`
+          : errorText(a.status, a.text, a.json),
         transient,
       );
       if (!transient) break;

@@ -172,7 +172,12 @@ export const genericWebhook: Sender = async (c, m, ctx) => {
 export const email: Sender = async (c, m, ctx) => {
   const to = need(prop(ctx.properties, 'to') || prop(c.properties, 'to'), 'recipient (properties.to)');
   await ctx.mailer.send(
-    { to, subject: m.title, text: `${plain(m.body)}${m.link && !m.body.includes(m.link) ? `\n\n${m.link}` : ''}`, key: m.key },
+    {
+      to,
+      subject: m.title,
+      text: `${plain(m.body)}${m.link && !m.body.includes(m.link) ? `\n\n${m.link}` : ''}`,
+      key: m.key,
+    },
     c,
   );
 };
