@@ -328,7 +328,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
 const API_URL_SERVICES = ['slack', 'telegram', 'pushover', 'pushbullet', 'ifttt', 'google_chat'];
 
 /** 'slack=https://a,telegram=http://b' -> {slack, telegram}; undefined when malformed. */
-export function parseApiUrls(text: string): Record<string, string> | undefined {
+function parseApiUrls(text: string): Record<string, string> | undefined {
   const out: Record<string, string> = {};
   for (const part of text.split(',')) {
     const item = part.trim();

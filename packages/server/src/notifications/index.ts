@@ -17,7 +17,7 @@ export const notificationWrites = (db: Db): readonly WriteRegistration[] => [
   { table: 'notification_silences', check: validateNotificationWrite },
 ];
 
-export const NOTIFICATIONS_CONSUMER = 'notifications';
+const NOTIFICATIONS_CONSUMER = 'notifications';
 
 export interface NotificationsDeps {
   db: Db;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request a test listener received. */
-export interface Received {
+interface Received {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;

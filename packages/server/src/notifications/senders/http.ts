@@ -6,7 +6,7 @@ import { Agent, request } from 'undici';
  * Retry-After, when shorter than the cap); anything else is the answer. A send takes at most
  * ATTEMPTS * TIMEOUT_MS plus the waits, well inside the event delivery's 2-minute lease.
  */
-export const RETRY = { attempts: 3, baseMs: 250, maxMs: 4000 } as const;
+const RETRY = { attempts: 3, baseMs: 250, maxMs: 4000 } as const;
 const TIMEOUT_MS = 10_000;
 /** bytes of an answer kept for the error text */
 const MAX_ERROR_TEXT = 500;

@@ -5,10 +5,10 @@ import type { Sender } from './types.ts';
 
 export { SendError } from './http.ts';
 export { plain } from './markup.ts';
-export type { Message, SendContext, Sender } from './types.ts';
+export type { Message, Sender } from './types.ts';
 
 /** One sender per notification connection type of seed 002 section 3. */
-export const SENDERS: Record<(typeof NOTIFICATION_CONNECTION_TYPES)[number], Sender> = {
+const SENDERS: Record<(typeof NOTIFICATION_CONNECTION_TYPES)[number], Sender> = {
   discord,
   email,
   google_chat: googleChat,
