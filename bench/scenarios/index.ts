@@ -15,6 +15,7 @@ import { incidentDetail, incidentsList } from './incidents.ts';
 import { metricsOverhead } from './metrics-overhead.ts';
 import { metricsScrape } from './metrics-scrape.ts';
 import { playbookDrain, playbookRunList } from './playbooks.ts';
+import { notificationsFanout } from './notifications-fanout.ts';
 
 export interface Scenario {
   name: string;
@@ -41,4 +42,5 @@ export const scenarios: Scenario[] = [
   metricsOverhead,
   playbookDrain,
   playbookRunList,
+  notificationsFanout,
 ];

@@ -26,6 +26,7 @@ import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { catalogWrites, registerCatalog } from './catalog/index.ts';
 import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
 import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
+import { notificationWrites, registerNotifications } from './notifications/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
@@ -219,6 +220,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       demoGitopsJobSource(demoGitopsRepo(config.dataDir), (err) => app.log.warn({ err }, 'demo: gitops commit failed')),
     );
   registerPlaybooks(app, { db, box, mailer, sandbox, config });
+  registerNotifications(app, { db, box, mailer, config });
 
   await registerSettings(app, { db });
 
@@ -243,6 +245,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       ...catalogWrites,
       ...incidentWrites,
       ...playbookWrites(engines.scheduler),
+      ...notificationWrites(db),
     ],
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)

@@ -78,6 +78,16 @@ const schema = z.object({
     .refine((v) => parseAllowList(v) !== undefined, "'loopback', 'none', or comma-separated IPs/CIDRs")
     .default('loopback'),
   WATCHDECK_METRICS_CHECK_LABELS: z.coerce.number().int().min(0).max(50).default(10),
+  // notifications (notifications/README.md): sends per rule and minute (0: no limit), and the
+  // API base URL of services whose connection has no host field (a relay, a test listener)
+  WATCHDECK_NOTIFICATION_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
+  WATCHDECK_NOTIFICATION_API_URLS: z
+    .string()
+    .refine(
+      (v) => parseApiUrls(v) !== undefined,
+      "comma-separated <service>=<http(s) URL>, e.g. 'slack=https://slack.example.com'",
+    )
+    .default(''),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -142,6 +152,8 @@ export type Config = {
   registrationEnabled: boolean;
   /** unset: emails are written to the log instead of being sent */
   smtpUrl?: string;
+  /** notifications: sends per rule and minute (0: unlimited), API base URLs of host-less services */
+  notifications: { rateLimitPerMinute: number; apiUrls: Record<string, string> };
   smtpFrom: string;
   /** read-only feature flags from WATCHDECK_PROPERTIES ('a.disable=true,b.disable=false') */
   localProperties: Record<string, string>;
@@ -286,6 +298,10 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.WATCHDECK_PUBLIC_URL?.replace(/\/+$/, ''),
     registrationEnabled: e.WATCHDECK_REGISTRATION === 'true',
     smtpUrl: e.SMTP_URL || undefined,
+    notifications: {
+      rateLimitPerMinute: e.WATCHDECK_NOTIFICATION_RATE_LIMIT,
+      apiUrls: parseApiUrls(e.WATCHDECK_NOTIFICATION_API_URLS) ?? {},
+    },
     smtpFrom: e.SMTP_FROM,
     localProperties: parseLocalProperties(e.WATCHDECK_PROPERTIES),
     authRateLimit: e.WATCHDECK_AUTH_RATE_LIMIT,
@@ -310,4 +326,30 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       checkLabelKeys: e.WATCHDECK_METRICS_CHECK_LABELS,
     },
   };
+}
+
+/** Services whose connection has no host field: their API base URL may be set (WATCHDECK_NOTIFICATION_API_URLS). */
+const API_URL_SERVICES = ['slack', 'telegram', 'pushover', 'pushbullet', 'ifttt', 'google_chat'];
+
+/** 'slack=https://a,telegram=http://b' -> {slack, telegram}; undefined when malformed. */
+function parseApiUrls(text: string): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const part of text.split(',')) {
+    const item = part.trim();
+    if (!item) continue;
+    const eq = item.indexOf('=');
+    if (eq < 1) return undefined;
+    const service = item.slice(0, eq).trim();
+    const url = item.slice(eq + 1).trim();
+    if (!API_URL_SERVICES.includes(service)) return undefined;
+    try {
+      const u = new URL(url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+      if (u.username || u.password) return undefined;
+    } catch {
+      return undefined;
+    }
+    out[service] = url.replace(/\/+$/, '');
+  }
+  return out;
 }

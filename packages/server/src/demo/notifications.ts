@@ -13,7 +13,7 @@ const RULES = [
     team: 'sre',
     repeat: '1h',
     filter: "check.severity in ['high', 'critical']",
-    template: '{{.check.name}} is {{.status}}: {{.status.message}}',
+    template: '{{.check.name}} is {{.status}}: {{.check.error}}',
   },
   {
     key: 'unhealthy-configs',

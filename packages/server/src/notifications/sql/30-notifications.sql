@@ -31,7 +31,9 @@ LEFT JOIN LATERAL (
   WHERE h.resource_id = ns.id::text ORDER BY h.created_at DESC LIMIT 1
 ) j ON true;
 
-CREATE OR REPLACE VIEW notification_send_history_summary AS
+-- the send history with its resource, person and rule name (columns of h.* grew in 0240: dropped first)
+DROP VIEW IF EXISTS notification_send_history_summary;
+CREATE VIEW notification_send_history_summary AS
 SELECT h.*,
   CASE h.resource_type
     WHEN 'config' THEN (SELECT jsonb_build_object('id', x.id, 'name', x.name, 'type', x.type, 'config_class', x.config_class)
@@ -50,3 +52,46 @@ SELECT h.*,
   (SELECT jsonb_build_object('id', p.id, 'name', p.name, 'avatar', p.avatar) FROM people p WHERE p.id = h.person_id) AS person,
   (SELECT coalesce(n.name, n.title) FROM notifications n WHERE n.id = h.notification_id) AS notification_name
 FROM notification_send_history h;
+
+-- notification_silence_for(kind, id, at): the active silence that covers a resource, or null
+-- (notifications/README.md "Silences"). A silence names one config, component, check or canary;
+-- a canary's silence covers its checks; `recursive` extends a component's or a config's silence
+-- to its descendants (parent_id chain, at most 50 levels).
+CREATE OR REPLACE FUNCTION notification_silence_for(kind text, rid uuid, at timestamptz DEFAULT now())
+RETURNS uuid LANGUAGE sql STABLE AS $$
+  WITH RECURSIVE comp(id, depth) AS (
+    SELECT rid, 0 WHERE kind = 'component'
+    UNION ALL
+    SELECT c.parent_id, comp.depth + 1 FROM components c JOIN comp ON c.id = comp.id
+    WHERE c.parent_id IS NOT NULL AND comp.depth < 50
+  ), cfg(id, depth) AS (
+    SELECT rid, 0 WHERE kind = 'config'
+    UNION ALL
+    SELECT c.parent_id, cfg.depth + 1 FROM config_items c JOIN cfg ON c.id = cfg.id
+    WHERE c.parent_id IS NOT NULL AND cfg.depth < 50
+  )
+  SELECT s.id FROM notification_silences s
+  WHERE s.deleted_at IS NULL AND s."from" <= at AND s.until > at AND (
+       (s.component_id IN (SELECT id FROM comp) AND (s.recursive OR s.component_id = rid))
+    OR (s.config_id IN (SELECT id FROM cfg) AND (s.recursive OR s.config_id = rid))
+    OR (kind = 'check' AND s.check_id = rid)
+    OR (kind = 'check' AND s.canary_id = (SELECT k.canary_id FROM checks k WHERE k.id = rid))
+    OR (kind = 'canary' AND s.canary_id = rid))
+  ORDER BY s.created_at LIMIT 1
+$$;
+
+-- A silence from a GitOps source or a CRD is changed there, as rules are (settings/sql/30-settings.sql
+-- guards `notifications`): a person's UPDATE or DELETE through /api/db is refused with 409.
+CREATE OR REPLACE FUNCTION refuse_foreign_silence_write() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF pg_trigger_depth() = 1 AND request_person_id() IS NOT NULL AND coalesce(OLD.source, '') NOT IN ('', 'UI') THEN
+    RAISE EXCEPTION 'Notification silence "%" comes from % and can only be changed there',
+      coalesce(OLD.description, OLD.id::text), OLD.source
+      USING ERRCODE = 'PT409', HINT = 'Only resources whose source is UI are edited in the console';
+  END IF;
+  RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+END $$;
+
+DROP TRIGGER IF EXISTS notification_silences_source_guard ON notification_silences;
+CREATE TRIGGER notification_silences_source_guard BEFORE UPDATE OR DELETE ON notification_silences
+  FOR EACH ROW EXECUTE FUNCTION refuse_foreign_silence_write();
