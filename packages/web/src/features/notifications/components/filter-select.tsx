@@ -14,7 +14,7 @@ export function FilterSelect({
 }) {
   return (
     <label className="flex items-center gap-1.5 text-sm text-gray-600">
-      <span>{label}</span>
+      <span className="whitespace-nowrap">{label}</span>
       <select
         aria-label={label}
         value={value}

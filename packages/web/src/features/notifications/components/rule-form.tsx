@@ -232,7 +232,7 @@ export function RuleForm({ rule, onDone }: RuleFormProps) {
             label="Properties"
             rows={2}
             placeholder='{"slack": {"channel": "#alerts"}}'
-            hint="JSON passed to the sender (e.g. a channel)."
+            hint='Passed to the sender: {"slack": {"channel": "#alerts"}}; {"waitFor": "5m"} holds a send that recovery may cancel.'
           />
         </fieldset>
         <div className="flex items-center justify-end gap-2 border-t border-gray-200 pt-3">

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { Plus } from 'lucide-react';
+import { Lock, Plus } from 'lucide-react';
 import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { RelativeTime } from '#web/components/ui/relative-time.tsx';
-import { Tooltip } from '#web/components/ui/tooltip.tsx';
 import { formatDuration } from '#web/lib/format.ts';
 import { useCan } from '#web/lib/session.tsx';
 import { useSearchParamState } from '#web/lib/url-state.ts';
@@ -13,23 +12,62 @@ import type { RuleRow } from '../api/types.ts';
 import { NotificationsHeader } from '../components/notifications-header.tsx';
 import { Recipient } from '../components/recipient.tsx';
 import { RuleModal } from '../components/rule-modal.tsx';
+import { isUiSource } from '../lib/constants.ts';
 import { NOTIFICATION_MESSAGES } from '../lib/messages.ts';
 
 const EMPTY = 'No notification rules yet';
 
 const col = dataTableColumns<RuleRow>();
+/** What did not come from the console is marked (it is read-only there). */
+function SourceBadge({ source }: { source: string | null }) {
+  if (isUiSource(source)) return null;
+  return (
+    <span className="ml-1.5 inline-flex items-center gap-1 rounded bg-amber-50 px-1.5 py-0.5 align-middle text-[11px] font-medium text-amber-800">
+      <Lock size={10} aria-hidden />
+      {source}
+    </span>
+  );
+}
+
+/** Sent, failed and pending sends, with the average time a send took. */
+function Counters({ rule: r }: { rule: RuleRow }) {
+  return (
+    <span className="flex flex-col items-end gap-0.5 text-xs whitespace-nowrap tabular-nums">
+      <span>
+        <span className="text-green-700" title="Sent">
+          {r.sent} sent
+        </span>
+        {' · '}
+        <span className={r.failed ? 'font-medium text-red-700' : 'text-gray-500'} title="Failed">
+          {r.failed} failed
+        </span>
+        {' · '}
+        <span className={r.pending ? 'text-amber-700' : 'text-gray-500'} title="Pending">
+          {r.pending} pending
+        </span>
+      </span>
+      {r.avg_duration_ms !== null && <span className="text-gray-500">avg {formatDuration(r.avg_duration_ms)}</span>}
+    </span>
+  );
+}
+
 const columns = col.columns([
   col.accessor((r) => r.title || r.name || '', {
     id: 'title',
     header: 'Title',
-    meta: { className: 'min-w-44' },
-    cell: (c) => <span className="font-medium break-words text-gray-900">{c.getValue()}</span>,
+    meta: { className: 'min-w-40' },
+    cell: ({ row: { original: r } }) => (
+      <span className="break-words text-gray-900">
+        <span className="font-medium">{r.title || r.name}</span>
+        <SourceBadge source={r.source} />
+      </span>
+    ),
   }),
   col.accessor((r) => r.events.join(', '), {
     id: 'events',
     header: 'Events',
     enableSorting: false,
-    meta: { className: 'w-full min-w-48' },
+    meta: { className: 'min-w-44' },
     cell: ({ row: { original: r } }) => (
       <span className="flex flex-wrap gap-1">
         {r.events.map((e) => (
@@ -45,46 +83,32 @@ const columns = col.columns([
     header: 'Recipient',
     cell: ({ row: { original: r } }) => <Recipient rule={r} />,
   }),
-  col.accessor('sent', { header: 'Sent', meta: { align: 'right' } }),
-  col.accessor('failed', {
-    header: 'Failed',
+  col.accessor('sent', {
+    id: 'sends',
+    header: 'Sends',
     meta: { align: 'right' },
-    cell: (c) => <span className={c.getValue() ? 'font-medium text-red-700' : undefined}>{c.getValue()}</span>,
-  }),
-  col.accessor('pending', { header: 'Pending', meta: { align: 'right' } }),
-  col.accessor('avg_duration_ms', {
-    header: 'Avg',
-    meta: { align: 'right', className: 'whitespace-nowrap' },
-    cell: (c) => formatDuration(c.getValue()),
+    cell: ({ row: { original: r } }) => <Counters rule={r} />,
   }),
   col.accessor((r) => r.error ?? r.most_common_error ?? '', {
     id: 'last_error',
     header: 'Last error',
     enableSorting: false,
-    meta: { className: 'max-w-64' },
+    meta: { className: 'w-full min-w-40' },
     cell: ({ row: { original: r } }) => {
       const text = r.error ?? r.most_common_error;
       if (!text) return null;
       return (
-        <Tooltip content={<span className="block max-w-md break-words whitespace-pre-wrap">{text}</span>}>
-          <span className="line-clamp-2 text-xs break-words text-red-700" tabIndex={-1}>
-            {text}
-            {r.error_at && (
-              <>
-                {' '}
-                <RelativeTime at={r.error_at} className="text-gray-500" />
-              </>
-            )}
-          </span>
-        </Tooltip>
+        <span className="line-clamp-2 text-xs break-words text-red-700" title={text}>
+          {text}
+          {r.error_at && (
+            <>
+              {' '}
+              <RelativeTime at={r.error_at} className="text-gray-500" />
+            </>
+          )}
+        </span>
       );
     },
-  }),
-  col.accessor('source', { header: 'Source' }),
-  col.accessor('updated_at', {
-    header: 'Updated',
-    meta: { className: 'whitespace-nowrap' },
-    cell: (c) => <RelativeTime at={c.getValue()} />,
   }),
 ]);
 
@@ -125,7 +149,7 @@ export function RulesPage() {
           onRowClick={(r) => setOpenId(r.id, { push: true })}
           isRowSelected={(r) => r.id === openId}
           emptyMessage={EMPTY}
-          defaultSorting={[{ id: 'updated_at', desc: true }]}
+          defaultSorting={[{ id: 'title', desc: false }]}
           className="min-h-0 flex-1"
         />
       )}

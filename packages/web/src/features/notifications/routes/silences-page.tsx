@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
+import dayjs from 'dayjs';
 import { Plus } from 'lucide-react';
 import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
 import { buttonClass } from '#web/components/ui/button.tsx';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { Modal } from '#web/components/ui/modal.tsx';
-import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 import { formatDateTime } from '#web/lib/format.ts';
 import { useCan } from '#web/lib/session.tsx';
 import { useSearchParamState } from '#web/lib/url-state.ts';
@@ -12,10 +12,11 @@ import { useSilences } from '../api/use-silences.ts';
 import type { SilenceRow } from '../api/types.ts';
 import { NotificationsHeader } from '../components/notifications-header.tsx';
 import { SilenceForm, targetOf } from '../components/silence-form.tsx';
-import { SILENCE_KINDS } from '../lib/constants.ts';
+import { SILENCE_KINDS, isUiSource } from '../lib/constants.ts';
 import { NOTIFICATION_MESSAGES } from '../lib/messages.ts';
 
 const EMPTY = 'No notification silences';
+const SHORT = 'YYYY-MM-DD HH:mm';
 
 /** active now, not started yet, or over */
 function stateOf(row: SilenceRow, now = Date.now()): 'Active' | 'Scheduled' | 'Expired' {
@@ -33,7 +34,7 @@ const columns = col.columns([
   col.accessor((r) => targetOf(r).resource?.name ?? '', {
     id: 'resource',
     header: 'Resource',
-    meta: { className: 'w-full min-w-44' },
+    meta: { className: 'min-w-44' },
     cell: ({ row: { original: r } }) => {
       const t = targetOf(r);
       return (
@@ -41,6 +42,11 @@ const columns = col.columns([
           <span className="font-medium">{t.resource?.name}</span>
           <span className="ml-1.5 text-xs text-gray-500">{SILENCE_KINDS.find((k) => k.kind === t.kind)?.label}</span>
           {r.recursive && <span className="ml-1.5 text-xs text-gray-500">(recursive)</span>}
+          {!isUiSource(r.source) && (
+            <span className="ml-1.5 rounded bg-amber-50 px-1.5 py-0.5 text-[11px] font-medium text-amber-800">
+              {r.source}
+            </span>
+          )}
         </span>
       );
     },
@@ -59,25 +65,19 @@ const columns = col.columns([
   col.accessor('from', {
     header: 'From',
     meta: { className: 'whitespace-nowrap' },
-    cell: (c) => formatDateTime(c.getValue()),
+    cell: (c) => <time title={formatDateTime(c.getValue())}>{dayjs(c.getValue()).format(SHORT)}</time>,
   }),
   col.accessor('until', {
     header: 'Until',
     meta: { className: 'whitespace-nowrap' },
-    cell: (c) => formatDateTime(c.getValue()),
+    cell: (c) => <time title={formatDateTime(c.getValue())}>{dayjs(c.getValue()).format(SHORT)}</time>,
   }),
   col.accessor('description', {
     header: 'Reason',
-    meta: { className: 'min-w-48' },
+    meta: { className: 'w-full min-w-40' },
     cell: (c) => <span className="break-words">{c.getValue()}</span>,
   }),
-  col.accessor('source', { header: 'Source' }),
   col.accessor((r) => r.created_by?.name ?? '', { id: 'created_by', header: 'Created By' }),
-  col.accessor('updated_at', {
-    header: 'Updated',
-    meta: { className: 'whitespace-nowrap' },
-    cell: (c) => <RelativeTime at={c.getValue()} />,
-  }),
 ]);
 
 /**
