@@ -29,23 +29,13 @@ function SourceBadge({ source }: { source: string | null }) {
   );
 }
 
-/** Sent, failed and pending sends, with the average time a send took. */
+/** Sent, failed and pending sends, one a line, with the average time a send took. */
 function Counters({ rule: r }: { rule: RuleRow }) {
   return (
-    <span className="flex flex-col items-end gap-0.5 text-xs whitespace-nowrap tabular-nums">
-      <span>
-        <span className="text-green-700" title="Sent">
-          {r.sent} sent
-        </span>
-        {' · '}
-        <span className={r.failed ? 'font-medium text-red-700' : 'text-gray-500'} title="Failed">
-          {r.failed} failed
-        </span>
-        {' · '}
-        <span className={r.pending ? 'text-amber-700' : 'text-gray-500'} title="Pending">
-          {r.pending} pending
-        </span>
-      </span>
+    <span className="flex flex-col items-end text-xs whitespace-nowrap tabular-nums">
+      <span className="text-green-700">{r.sent} sent</span>
+      <span className={r.failed ? 'font-medium text-red-700' : 'text-gray-500'}>{r.failed} failed</span>
+      <span className={r.pending ? 'text-amber-700' : 'text-gray-500'}>{r.pending} pending</span>
       {r.avg_duration_ms !== null && <span className="text-gray-500">avg {formatDuration(r.avg_duration_ms)}</span>}
     </span>
   );
