@@ -4,7 +4,7 @@ import { db, unwrap } from '#web/lib/api.ts';
 import { notificationKeys } from './keys.ts';
 import type { RuleRow } from './types.ts';
 
-export const RULE_SELECT = '*,person:person_id(id,name,avatar,email),team:team_id(id,name),created_by(id,name,avatar)';
+const RULE_SELECT = '*,person:person_id(id,name,avatar,email),team:team_id(id,name),created_by(id,name,avatar)';
 
 /**
  * The rules with their send counters (notifications_summary: pending, failed, sent, average

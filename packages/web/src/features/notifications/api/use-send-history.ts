@@ -11,7 +11,7 @@ export interface SendHistoryQuery {
 }
 
 /** Everything but the body, which only the detail shows (a body can be long). */
-export const HISTORY_LIST_SELECT =
+const HISTORY_LIST_SELECT =
   'id,notification_id,notification_name,status,source_event,resource_type,resource_id,resource,person,person_id,team_id,error,duration_millis,count,first_observed,created_at,updated_at';
 
 /**

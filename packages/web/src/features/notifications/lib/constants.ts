@@ -67,7 +67,6 @@ export const SILENCE_KINDS = [
   { kind: 'canary', label: 'Canary', column: 'canary_id', table: 'canaries' },
 ] as const;
 export type SilenceKind = (typeof SILENCE_KINDS)[number]['kind'];
-export type SilenceColumn = (typeof SILENCE_KINDS)[number]['column'];
 
 /** Rules and silences are edited in the console only when they were made there (seed 002 section 4). */
 export const isUiSource = (source: string | null | undefined) => !source || source === 'UI';
