@@ -113,7 +113,8 @@ export const SETTINGS_ITEMS: readonly NavItem[] = (
     },
     {
       label: 'Notifications',
-      to: '/settings/notifications',
+      // the notification screens (send history, rules, silences), not the generic settings table
+      to: '/notifications',
       icon: Bell,
       resource: 'notifications',
       features: ['settings.notifications'],

@@ -106,6 +106,31 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     features: ['incidents'],
     load: () => import('../features/incidents/routes/incident-detail-page.tsx').then((m) => m.IncidentDetailPage),
   },
+  // Notifications (seed 002 section 2.15): send history, rules, silences, add silence
+  {
+    path: 'notifications',
+    resource: 'notifications',
+    features: ['settings.notifications'],
+    load: () => import('../features/notifications/routes/send-history-page.tsx').then((m) => m.SendHistoryPage),
+  },
+  {
+    path: 'notifications/rules',
+    resource: 'notifications',
+    features: ['settings.notifications'],
+    load: () => import('../features/notifications/routes/rules-page.tsx').then((m) => m.RulesPage),
+  },
+  {
+    path: 'notifications/silences',
+    resource: 'notifications',
+    features: ['settings.notifications'],
+    load: () => import('../features/notifications/routes/silences-page.tsx').then((m) => m.SilencesPage),
+  },
+  {
+    path: 'notifications/silences/add',
+    resource: 'notifications',
+    features: ['settings.notifications'],
+    load: () => import('../features/notifications/routes/add-silence-page.tsx').then((m) => m.AddSilencePage),
+  },
   {
     path: 'playbooks',
     resource: 'playbooks',
