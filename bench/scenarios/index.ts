@@ -3,6 +3,7 @@ import { apiDbCatalogPage } from './api-db-catalog-page.ts';
 import { eventQueueDrain } from './event-queue-drain.ts';
 import { healthScheduling } from './health-scheduling.ts';
 import { healthPageRender } from './health-page-render.ts';
+import { healthSoakPg, healthSoakPglite } from './health-soak.ts';
 import { healthSummary1h, healthSummary30d, healthYearOneCheck } from './health-summary.ts';
 import { incidentDetail, incidentsList } from './incidents.ts';
 import { metricsOverhead } from './metrics-overhead.ts';
@@ -22,6 +23,8 @@ export const scenarios: Scenario[] = [
   healthSummary30d,
   healthYearOneCheck,
   healthPageRender,
+  healthSoakPg,
+  healthSoakPglite,
   incidentsList,
   incidentDetail,
   metricsScrape,

@@ -124,9 +124,9 @@ export function healthRoutes(
    * question is being answered waits for that answer instead of asking again (single flight),
    * and one that arrives within the TTL of the computation's start gets its answer. A cached
    * answer is dropped when this process's check engine records a status change or a Run Now
-   * (engine.changes) or a check is added, renamed or deleted (the feed version): those show at
-   * once. What else changed (counts and latencies of new runs, a run recorded by another
-   * replica) shows within the TTL. The feed is the same for every caller allowed to read
+   * (engine.changes) or a check is added or renamed (the feed version): those show at once. What
+   * else changed (counts and latencies of new runs, a run recorded by another replica, a check or
+   * canary deleted) shows within the TTL. The feed is the same for every caller allowed to read
    * canaries, so sharing it reveals nothing.
    */
   const summaries = new Map<string, { answer: Promise<Buffer>; started: number; done: boolean; version: string }>();
@@ -173,7 +173,9 @@ export function healthRoutes(
         made.done = true;
         if (!cacheTtlMs) forget();
         // answers of questions nobody asks again are dropped as others are asked
-        else for (const [k, e] of summaries) if (e.done && performance.now() - e.started >= cacheTtlMs) summaries.delete(k);
+        else
+          for (const [k, e] of summaries)
+            if (e.done && performance.now() - e.started >= cacheTtlMs) summaries.delete(k);
       }, forget);
     }
     const answer = entry.answer;

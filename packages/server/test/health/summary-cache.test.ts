@@ -156,10 +156,15 @@ for (const driver of testDrivers()) {
               ).rows[0],
             { timeout: 10_000 },
           )
-          .toMatchObject({ status: 'SUCCESS', details: { tables: expect.objectContaining({ checks: expect.any(String) }) } });
+          .toMatchObject({
+            status: 'SUCCESS',
+            details: { tables: expect.objectContaining({ checks: expect.any(String) }) },
+          });
       } else {
         await new Promise((r) => setTimeout(r, 1000));
-        const { rows } = await db.query<any>(`SELECT count(*)::int AS n FROM job_history WHERE name = 'VacuumDatabase'`);
+        const { rows } = await db.query<any>(
+          `SELECT count(*)::int AS n FROM job_history WHERE name = 'VacuumDatabase'`,
+        );
         expect(rows[0].n).toBe(0);
       }
     });
