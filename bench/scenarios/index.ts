@@ -1,8 +1,8 @@
 import { apiDbConfigById } from './api-db-config-by-id.ts';
 import { apiDbCatalogPage } from './api-db-catalog-page.ts';
 import { eventQueueDrain } from './event-queue-drain.ts';
-import { healthScheduling } from './health-scheduling.ts';
-import { healthPageRender } from './health-page-render.ts';
+import { healthScheduling, healthSchedulingPglite } from './health-scheduling.ts';
+import { healthPageRender, healthPageRenderPglite } from './health-page-render.ts';
 import { healthSoakPg, healthSoakPglite } from './health-soak.ts';
 import { healthSummary1h, healthSummary30d, healthYearOneCheck } from './health-summary.ts';
 import { incidentDetail, incidentsList } from './incidents.ts';
@@ -19,10 +19,12 @@ export const scenarios: Scenario[] = [
   apiDbCatalogPage,
   eventQueueDrain,
   healthScheduling,
+  healthSchedulingPglite,
   healthSummary1h,
   healthSummary30d,
   healthYearOneCheck,
   healthPageRender,
+  healthPageRenderPglite,
   healthSoakPg,
   healthSoakPglite,
   incidentsList,
