@@ -37,7 +37,7 @@ export type BenchDriver = 'pg' | 'pglite';
  * `npm start` runs. PGlite is one process's database, so startServer closes this handle before
  * the server opens the directory; read results through the server (or after stop(), reopened).
  */
-export async function freshPgliteDb(): Promise<BenchDb> {
+async function freshPgliteDb(): Promise<BenchDb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'watchdeck-bench-pglite-'));
   const db = await openDb({ dataDir });
   await migrate(db);

@@ -10,7 +10,7 @@ import type { Db } from './types.ts';
  * disk). Listed by name, not read from pg_stat_user_tables: PGlite's statistics counters stay at
  * zero between its statements.
  */
-export const HOT_TABLES = [
+const HOT_TABLES = [
   'checks',
   'check_statuses',
   'check_feed',
