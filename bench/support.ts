@@ -13,6 +13,7 @@ import pg from 'pg';
 import { openDb, migrate, type Db } from '#server/db/index.ts';
 import { createSession } from '#server/auth/sessions.ts';
 import { SESSION_COOKIE } from '#server/auth/http.ts';
+import { ensureFirstAdmin } from '#server/auth/first-run.ts';
 
 /** The PostgreSQL server the HTTP scenarios run on; the targets are stated for PostgreSQL. */
 function benchPostgresUrl(): string {
@@ -24,7 +25,39 @@ function benchPostgresUrl(): string {
 export interface BenchDb {
   db: Db;
   url?: string;
+  /** PGlite: the data directory; the server opens it once the bench has closed its handle */
+  dataDir?: string;
   dispose(): Promise<void>;
+}
+
+export type BenchDriver = 'pg' | 'pglite';
+
+/**
+ * A fresh PGlite database in a directory of its own, with the migrations applied: what
+ * `npm start` runs. PGlite is one process's database, so startServer closes this handle before
+ * the server opens the directory; read results through the server (or after stop(), reopened).
+ */
+async function freshPgliteDb(): Promise<BenchDb> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'watchdeck-bench-pglite-'));
+  const db = await openDb({ dataDir });
+  await migrate(db);
+  // closed by startServer and again by dispose: once is what PGlite takes
+  const close = db.close.bind(db);
+  let closed: Promise<void> | undefined;
+  db.close = () => (closed ??= close());
+  return {
+    db,
+    dataDir,
+    async dispose() {
+      await db.close().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database of either driver. */
+export function freshDriverDb(driver: BenchDriver): Promise<BenchDb> {
+  return driver === 'pg' ? freshPostgresDb() : freshPgliteDb();
 }
 
 /** A fresh PostgreSQL database with the migrations applied, dropped on dispose. */
@@ -100,12 +133,27 @@ function serverNodeFlags(): string[] {
   return (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 }
 
+function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const rest = { ...env };
+  delete rest.DATABASE_URL;
+  return rest;
+}
+
 /** Starts `watchdeck serve` on the given database (no demo data, engines off) and signs in. */
 export async function startServer(bench: BenchDb, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  if (!bench.url) throw new Error('the HTTP scenarios need PostgreSQL');
+  if (!bench.url && !bench.dataDir) throw new Error('a bench database has a URL or a data directory');
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'watchdeck-bench-'));
+  const dataDir = bench.dataDir ?? mkdtempSync(join(tmpdir(), 'watchdeck-bench-'));
   const adminEmail = 'bench@watchdeck.local';
+  // PGlite: the admin and the session are made before the bench lets go of the directory
+  let pgliteToken = '';
+  if (bench.dataDir) {
+    const quiet = { warn: () => {}, info: () => {} } as unknown as Parameters<typeof ensureFirstAdmin>[2];
+    await ensureFirstAdmin(bench.db, { authMode: 'kratos', adminEmail, adminPassword: 'bench-password-123' }, quiet);
+    const admin = await bench.db.query<{ id: string }>(`SELECT id FROM people WHERE email = $1`, [adminEmail]);
+    pgliteToken = (await createSession(bench.db, admin.rows[0].id, { method: 'password', ttlMs: 3600_000 })).token;
+    await bench.db.close();
+  }
   // Warnings only by default, so the table stays readable. BENCH_LOG_LEVEL=info measures the
   // server as it runs by default, two log lines per request; those lines go to a file, as a
   // production server's would, not into the table.
@@ -116,10 +164,10 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
     [...serverNodeFlags(), 'packages/server/bin/watchdeck.mjs', 'serve'],
     {
       env: {
-        ...process.env,
+        ...withoutDatabaseUrl(process.env),
         PORT: String(port),
         HOST: '127.0.0.1',
-        DATABASE_URL: bench.url,
+        ...(bench.url ? { DATABASE_URL: bench.url } : {}),
         WATCHDECK_DATA_DIR: dataDir,
         WATCHDECK_DEMO_DATA: 'false',
         WATCHDECK_ROLE: 'api',
@@ -133,7 +181,8 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
     },
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
+  // PGlite checks its migrations on the one thread the bench shares the machine with: minutes, busy
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/api/health`).then(
@@ -141,13 +190,15 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
       () => false,
     );
     if (ok) break;
-    if (Date.now() > deadline) throw new Error('server did not start within 180 s');
+    if (Date.now() > deadline) throw new Error('server did not start within 300 s');
     await new Promise((r) => setTimeout(r, 200));
   }
-  const admin = await bench.db.query<{ id: string }>(`SELECT id FROM people WHERE email = $1`, [adminEmail]);
-  const token = admin.rows[0]
-    ? (await createSession(bench.db, admin.rows[0].id, { method: 'password', ttlMs: 3600_000 })).token
-    : '';
+  let token = pgliteToken;
+  if (!bench.dataDir) {
+    const admin = await bench.db.query<{ id: string }>(`SELECT id FROM people WHERE email = $1`, [adminEmail]);
+    if (admin.rows[0])
+      token = (await createSession(bench.db, admin.rows[0].id, { method: 'password', ttlMs: 3600_000 })).token;
+  }
   return {
     url,
     cookie: `${SESSION_COOKIE}=${token}`,
@@ -155,7 +206,8 @@ export async function startServer(bench: BenchDb, extraEnv: Record<string, strin
     async stop() {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
+      // a PGlite directory is the bench database's, removed by its dispose()
+      if (!bench.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

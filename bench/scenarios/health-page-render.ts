@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { freshPostgresDb, percentile, startServer, settle } from '../support.ts';
+import { freshDriverDb, percentile, startServer, settle, type BenchDriver } from '../support.ts';
 import { SESSION_COOKIE } from '#server/auth/http.ts';
 import type { Scenario } from './index.ts';
 
 export const PAGE_CHECKS = 5000;
-const LOADS = 7;
+/** the first load warms the server; p95 over the 10 after it */
+const LOADS = 11;
 const TARGET_MS = 1500;
 
 /**
@@ -16,11 +17,11 @@ const TARGET_MS = 1500;
  * first check row in the table, which covers the bundle, the session calls, the route chunk, the
  * summary call for all 5,000 checks and the first render of the virtual table.
  */
-export const healthPageRender: Scenario = {
-  name: `health: /health first rows with ${PAGE_CHECKS} checks (headless chromium)`,
+const pageRender = (driver: BenchDriver): Scenario => ({
+  name: `health: /health first rows with ${PAGE_CHECKS} checks (headless chromium, ${driver})`,
   async run() {
     if (!existsSync('packages/web/dist/index.html')) throw new Error('build the web app first: npm run build');
-    const bench = await freshPostgresDb();
+    const bench = await freshDriverDb(driver);
     const { db } = bench;
     await db.query(
       `INSERT INTO canaries (name, namespace, schedule, labels, spec)
@@ -72,12 +73,13 @@ export const healthPageRender: Scenario = {
         await context.close();
       }
       const p50 = percentile(timings, 50);
+      const p95 = percentile(timings, 95);
       const worst = Math.max(...timings);
       return {
-        driver: 'pg',
-        result: `first rows p50 ${p50.toFixed(0)} ms, worst ${worst.toFixed(0)} ms over ${timings.length} cold loads (${rowsShown} rows rendered)`,
-        target: `first rows < ${TARGET_MS} ms`,
-        met: worst < TARGET_MS && rowsShown > 0 ? 'yes' : 'no',
+        driver,
+        result: `first rows p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, worst ${worst.toFixed(0)} ms over ${timings.length} cold loads (${rowsShown} rows rendered)`,
+        target: `first rows p95 < ${TARGET_MS} ms`,
+        met: p95 < TARGET_MS && rowsShown > 0 ? 'yes' : 'no',
       };
     } finally {
       await browser.close();
@@ -85,4 +87,7 @@ export const healthPageRender: Scenario = {
       await bench.dispose();
     }
   },
-};
+});
+
+export const healthPageRender = pageRender('pg');
+export const healthPageRenderPglite = pageRender('pglite');

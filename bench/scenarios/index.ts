@@ -8,8 +8,9 @@ import {
   catalogRelationshipsBench,
   catalogSummaryBench,
 } from './catalog-graph.ts';
-import { healthScheduling } from './health-scheduling.ts';
-import { healthPageRender } from './health-page-render.ts';
+import { healthScheduling, healthSchedulingPglite } from './health-scheduling.ts';
+import { healthPageRender, healthPageRenderPglite } from './health-page-render.ts';
+import { healthSoakPg, healthSoakPglite } from './health-soak.ts';
 import { healthSummary1h, healthSummary30d, healthYearOneCheck } from './health-summary.ts';
 import { incidentDetail, incidentsList } from './incidents.ts';
 import { metricsOverhead } from './metrics-overhead.ts';
@@ -32,10 +33,14 @@ export const scenarios: Scenario[] = [
   catalogFileScrape,
   eventQueueDrain,
   healthScheduling,
+  healthSchedulingPglite,
   healthSummary1h,
   healthSummary30d,
   healthYearOneCheck,
   healthPageRender,
+  healthPageRenderPglite,
+  healthSoakPg,
+  healthSoakPglite,
   incidentsList,
   incidentDetail,
   metricsScrape,

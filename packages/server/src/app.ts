@@ -135,6 +135,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   const engines = createEngines(db, app.log, {
     workers: config.workers,
     jobHistoryRetentionDays: config.jobHistoryRetentionDays,
+    vacuumIntervalMs: config.pgliteVacuumIntervalMs,
     onSchedulerLag: metrics?.schedulerLag,
   });
   metrics?.attach(app, engines);
@@ -210,6 +211,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     db,
     box,
     retentionDays: config.checkStatusRetentionDays,
+    summaryCacheTtlMs: config.summaryCacheTtlMs,
     engine: { sandbox, onRun: metrics?.checkRun },
   });
   registerIncidents(app, { db, box, mailer, config });

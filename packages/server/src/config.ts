@@ -42,6 +42,16 @@ const schema = z.object({
   WATCHDECK_PLAYBOOK_WORKERS: z.coerce.number().int().min(0).max(64).default(4),
   WATCHDECK_JOB_HISTORY_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
   WATCHDECK_CHECK_STATUS_RETENTION_DAYS: z.coerce.number().int().positive().default(30),
+  // PGlite only (PostgreSQL has autovacuum): how often the hot tables are vacuumed and analysed
+  WATCHDECK_PGLITE_VACUUM_INTERVAL: z
+    .string()
+    .refine((v) => v.trim() === '0' || (parseDuration(v) ?? 0) > 0, 'a duration such as 10m, or 0 for never')
+    .default('10m'),
+  // how long a computed health summary answers identical requests (health/README.md)
+  WATCHDECK_SUMMARY_CACHE_TTL: z
+    .string()
+    .refine((v) => v.trim() === '0' || (parseDuration(v) ?? 0) > 0, 'a duration such as 5s, or 0 for none')
+    .default('5s'),
   WATCHDECK_SECRET_KEY: z.string().min(16).optional(),
   // identity and access (auth/README.md)
   AUTH: z.enum(['kratos', 'none']).default('kratos'),
@@ -138,6 +148,10 @@ export type Config = {
   jobHistoryRetentionDays: number;
   /** raw check runs kept this long; hourly roll-ups 400 days, daily roll-ups always (health/rollups.ts) */
   checkStatusRetentionDays: number;
+  /** PGlite: ms between two VACUUM (ANALYZE) runs of the hot tables (0: never; db/maintenance.ts) */
+  pgliteVacuumIntervalMs: number;
+  /** ms a computed health summary answers identical requests (0: only those in flight) */
+  summaryCacheTtlMs: number;
   /** encrypts connection secrets at rest; unset: a key generated into the data directory */
   secretKey?: string;
   /** 'none': no sessions, every request acts as the admin system person */
@@ -290,6 +304,9 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     playbookWorkers: e.WATCHDECK_PLAYBOOK_WORKERS,
     jobHistoryRetentionDays: e.WATCHDECK_JOB_HISTORY_RETENTION_DAYS,
     checkStatusRetentionDays: e.WATCHDECK_CHECK_STATUS_RETENTION_DAYS,
+    pgliteVacuumIntervalMs:
+      e.WATCHDECK_PGLITE_VACUUM_INTERVAL.trim() === '0' ? 0 : parseDuration(e.WATCHDECK_PGLITE_VACUUM_INTERVAL)!,
+    summaryCacheTtlMs: e.WATCHDECK_SUMMARY_CACHE_TTL.trim() === '0' ? 0 : parseDuration(e.WATCHDECK_SUMMARY_CACHE_TTL)!,
     secretKey: e.WATCHDECK_SECRET_KEY,
     authMode: e.AUTH,
     adminEmail: e.WATCHDECK_ADMIN_EMAIL,

@@ -31,12 +31,12 @@ describe('/health summary preload', () => {
     const fetchSpy = vi.fn();
     vi.stubGlobal('fetch', fetchSpy);
     const controller = earlyCall('/api/canary/api/summary?start=1h');
-    const { preloadHealthSummary, summaryUrl, takePreloaded } = await loadPreload();
+    const { preloadHealthSummary, summaryUrl, fetchSummary } = await loadPreload();
     expect((window as unknown as Record<string, unknown>).__watchdeckSummary).toBeUndefined();
 
     preloadHealthSummary('');
     const url = summaryUrl({ timeRange: '1h' });
-    const taken = takePreloaded(url, new AbortController().signal);
+    const taken = fetchSummary(url, new AbortController().signal);
     expect(await taken).toEqual({ early: true });
     expect(fetchSpy).not.toHaveBeenCalled();
     expect(controller.signal.aborted).toBe(false);
@@ -47,26 +47,60 @@ describe('/health summary preload', () => {
     vi.stubGlobal('fetch', fetchSpy);
     // a timeRange the app does not know: the inline script sent it as it was, the app asks for 1h
     const controller = earlyCall('/api/canary/api/summary?start=bogus');
-    const { preloadHealthSummary, summaryUrl, takePreloaded } = await loadPreload();
+    const { preloadHealthSummary, summaryUrl, fetchSummary } = await loadPreload();
 
     preloadHealthSummary('?timeRange=bogus');
     expect(controller.signal.aborted).toBe(true);
     expect(fetchSpy).toHaveBeenCalledTimes(1);
     expect(String(fetchSpy.mock.calls[0][0])).toContain('/api/canary/api/summary?start=1h');
-    expect(await takePreloaded(summaryUrl({ timeRange: '1h' }), new AbortController().signal)).toEqual({
+    expect(await fetchSummary(summaryUrl({ timeRange: '1h' }), new AbortController().signal)).toEqual({
       own: true,
     });
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
   });
 
-  it('hands a preload over once, and aborts it when the page asks for another URL', async () => {
-    const fetchSpy = vi.fn().mockResolvedValue(json({ own: true }));
+  it('shares one call per URL in flight: a second caller, a remount and a preload of any age wait for it', async () => {
+    let answer!: (r: Response) => void;
+    const fetchSpy = vi.fn(() => new Promise<Response>((r) => (answer = r)));
     vi.stubGlobal('fetch', fetchSpy);
-    const { preloadSummary, summaryUrl, takePreloaded } = await loadPreload();
+    const { preloadSummary, summaryUrl, fetchSummary } = await loadPreload();
+    const url = summaryUrl({ timeRange: '1h' });
+    preloadSummary({ timeRange: '1h' });
+    // the page's query, then a remount: its first signal aborts, a second caller takes over
+    const first = new AbortController();
+    const dropped = fetchSummary(url, first.signal);
+    first.abort();
+    await expect(dropped).rejects.toThrow();
+    const again = fetchSummary(url, new AbortController().signal);
+    const other = fetchSummary(url, new AbortController().signal);
+    const signal = (fetchSpy.mock.calls[0] as unknown as [string, RequestInit])[1].signal!;
+    await new Promise((r) => setTimeout(r, 150)); // past the grace a let-go call is kept for
+    expect(signal.aborted).toBe(false);
+    answer(json({ one: true }));
+    expect(await again).toEqual({ one: true });
+    expect(await other).toEqual({ one: true });
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    // answered and taken: the next refresh asks the server again
+    void fetchSummary(url, new AbortController().signal).catch(() => {});
+    expect(fetchSpy).toHaveBeenCalledTimes(2);
+  });
 
+  it('aborts a call nobody waits for any more, and a preload when the page asks for another URL', async () => {
+    const fetchSpy = vi.fn((_url: string, init: RequestInit) => {
+      return new Promise<Response>((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
+    });
+    vi.stubGlobal('fetch', fetchSpy);
+    const { preloadSummary, summaryUrl, fetchSummary } = await loadPreload();
     preloadSummary({ timeRange: '2d' });
-    const signal = (fetchSpy.mock.calls[0][1] as RequestInit).signal!;
-    expect(takePreloaded(summaryUrl({ timeRange: '1h' }), new AbortController().signal)).toBeUndefined();
-    expect(signal.aborted).toBe(true);
-    expect(takePreloaded(summaryUrl({ timeRange: '2d' }), new AbortController().signal)).toBeUndefined();
+    const preload = (fetchSpy.mock.calls[0] as unknown as [string, RequestInit])[1].signal!;
+    const page = new AbortController();
+    void fetchSummary(summaryUrl({ timeRange: '1h' }), page.signal).catch(() => {});
+    expect(preload.aborted).toBe(true);
+    const own = (fetchSpy.mock.calls[1] as unknown as [string, RequestInit])[1].signal!;
+    page.abort(); // a new time range: the old query lets go
+    await new Promise((r) => setTimeout(r, 150));
+    expect(own.aborted).toBe(true);
   });
 });

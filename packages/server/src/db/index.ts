@@ -7,6 +7,7 @@ import type { Db } from './types.ts';
 export type { Db, Queryable } from './types.ts';
 export { migrate, pendingMigrations } from './migrate.ts';
 export { isConnectionError, isStatementTimeout } from './errors.ts';
+export { vacuumHotTables } from './maintenance.ts';
 
 /** DATABASE_URL set: PostgreSQL pool. Unset: PGlite persisted under dataDir ('memory://' for none). */
 export async function openDb(opts: {

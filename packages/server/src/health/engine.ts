@@ -57,6 +57,11 @@ export class HealthEngine {
   private readonly concurrency: number;
   private readonly sandbox: Sandbox;
   private readonly onRun?: HealthEngineOptions['onRun'];
+  /**
+   * Moves when this process records a status change (a check that flipped) or a Run Now: the
+   * summary's cache (routes.ts) answers from a computed summary only while it has not moved.
+   */
+  changes = 0;
 
   constructor(
     private readonly db: Db,
@@ -150,7 +155,7 @@ export class HealthEngine {
     for (const d of discovered) results.push(...(await this.childResults(canary, d.def, d.children, rows, d.time)));
 
     const nextRuntime = nextRuntimeOf(canary);
-    await recordResults(this.db, results, nextRuntime);
+    if ((await recordResults(this.db, results, nextRuntime)).length) this.changes++;
     // details.summary is the seeds' "Reconcile Summary" tab, which a canary run has none of.
     return results;
   }
@@ -191,6 +196,7 @@ export class HealthEngine {
       results.push(result);
     }
     await recordResults(this.db, results, nextRuntimeOf(row.canary));
+    this.changes++;
     return {
       id: row.id,
       name: row.name,

@@ -29,6 +29,8 @@ export interface HealthDeps {
   /** raw check_statuses older than this are deleted (roll-ups stay) */
   retentionDays: number;
   engine?: HealthEngineOptions;
+  /** ms a computed summary answers identical requests (routes.ts; 0: only those in flight) */
+  summaryCacheTtlMs?: number;
 }
 
 export function healthJobSources(
@@ -88,7 +90,7 @@ export function healthJobSources(
 /** Routes, and the scheduler sources; the engines start with the others (main.ts). */
 export function registerHealth(app: FastifyInstance, deps: HealthDeps): HealthEngine {
   const engine = new HealthEngine(deps.db, connectionResolver(deps.db, deps.box), deps.engine);
-  healthRoutes(app, { db: deps.db, engine });
+  healthRoutes(app, { db: deps.db, engine, cacheTtlMs: deps.summaryCacheTtlMs });
   for (const source of healthJobSources(deps.db, engine, deps, (err, what) =>
     app.log.error({ err }, `health: ${what} failed`),
   )) {

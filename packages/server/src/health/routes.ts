@@ -5,7 +5,7 @@ import { noBody, noParams, noQuery, optionalText, queryInt, typed } from '../htt
 import type { Db } from '../db/index.ts';
 import { needs } from '../auth/index.ts';
 import type { HealthEngine } from './engine.ts';
-import { checksSummaryEach, parseLabelFilter } from './summary.ts';
+import { checksSummaryEach, feedVersion, parseLabelFilter } from './summary.ts';
 import { checkGraph } from './graph.ts';
 import { parseWindow } from './time-range.ts';
 import { CANARY_GRAPH_POINTS } from '@watchdeck/core';
@@ -110,19 +110,28 @@ class JsonChunks {
   }
 }
 
-export function healthRoutes(fastify: FastifyInstance, { db, engine }: { db: Db; engine: HealthEngine }): void {
+export function healthRoutes(
+  fastify: FastifyInstance,
+  { db, engine, cacheTtlMs = 0 }: { db: Db; engine: HealthEngine; cacheTtlMs?: number },
+): void {
   const app = typed(fastify);
   const read = needs('canaries', 'read', { feature: 'health' });
   /**
-   * Summary answers being computed, by query string. Every dashboard open on the same view asks
-   * the same question on the same refresh timer, and one answer for 5,000 checks costs about
-   * 100 ms of database and server time: a request that arrives while the same question is being
-   * answered waits for that answer instead of asking again. It is then at most one computation
-   * older than the request (its window ends when the first request arrived). The feed is the same
-   * for every caller allowed to read canaries, so sharing it reveals nothing. Answers are not
-   * kept once sent.
+   * Summary answers by query string: being computed, or computed less than `cacheTtlMs` ago.
+   * Every dashboard open on the same view asks the same question on the same refresh timer, and
+   * one answer for 5,000 checks costs 100 ms on PostgreSQL and a second or more on PGlite, where
+   * it shares the one connection with the check engine: a request that arrives while the same
+   * question is being answered waits for that answer instead of asking again (single flight),
+   * and one that arrives within the TTL of the computation's start gets its answer. A cached
+   * answer is dropped when this process's check engine records a status change or a Run Now
+   * (engine.changes) or a check is added or renamed (the feed version): those show at once. What
+   * else changed (counts and latencies of new runs, a run recorded by another replica, a check or
+   * canary deleted) shows within the TTL. The feed is the same for every caller allowed to read
+   * canaries, so sharing it reveals nothing.
    */
-  const summariesInFlight = new Map<string, Promise<Buffer>>();
+  const summaries = new Map<string, { answer: Promise<Buffer>; started: number; done: boolean; version: string }>();
+  const fresh = (e: { started: number; done: boolean; version: string }, version: string, now: number) =>
+    !e.done || (now - e.started < cacheTtlMs && e.version === version);
 
   const run = { params: z.object({ id: uuidField('the check id') }), querystring: noQuery, body: noBody };
   app.post(
@@ -140,11 +149,13 @@ export function healthRoutes(fastify: FastifyInstance, { db, engine }: { db: Db;
   app.get('/api/canary/api/summary', { config: read, schema: summary }, async (req, reply) => {
     const { window, filter } = req.query;
     const key = req.url.slice(req.url.indexOf('?') + 1);
-    let answer = summariesInFlight.get(key);
-    if (!answer) {
+    const version = cacheTtlMs ? `${engine.changes}/${await feedVersion(db)}` : '';
+    const now = performance.now();
+    let entry = summaries.get(key);
+    if (!entry || !fresh(entry, version, now)) {
       const started = performance.now();
       const body = new JsonChunks('{"checks_summary":[');
-      answer = checksSummaryEach(db, window, filter, (json) => body.item(json)).then((source) =>
+      const answer = checksSummaryEach(db, window, filter, (json) => body.item(json)).then((source) =>
         body.end(
           `],${JSON.stringify({
             duration: Math.round(performance.now() - started),
@@ -154,10 +165,20 @@ export function healthRoutes(fastify: FastifyInstance, { db, engine }: { db: Db;
           }).slice(1)}`,
         ),
       );
-      summariesInFlight.set(key, answer);
-      const forget = () => summariesInFlight.get(key) === answer && summariesInFlight.delete(key);
-      answer.then(forget, forget);
+      const made = { answer, started, done: false, version };
+      entry = made;
+      summaries.set(key, made);
+      const forget = () => summaries.get(key) === made && summaries.delete(key);
+      answer.then(() => {
+        made.done = true;
+        if (!cacheTtlMs) forget();
+        // answers of questions nobody asks again are dropped as others are asked
+        else
+          for (const [k, e] of summaries)
+            if (e.done && performance.now() - e.started >= cacheTtlMs) summaries.delete(k);
+      }, forget);
     }
+    const answer = entry.answer;
     // the rows arrive as JSON text from PostgreSQL and are spliced in, never parsed and re-serialised
     return reply.type('application/json; charset=utf-8').send(await answer);
   });

@@ -29,6 +29,8 @@ export interface SummaryFilter {
   type?: string;
   /** include: every label must match; exclude: none may */
   labels?: { include: [string, string][]; exclude: [string, string][] };
+  /** these checks only: one slice of the feed (checksSummaryEach on PGlite) */
+  ids?: string[];
 }
 
 const RAW_MAX_MS = 6 * 3_600_000;
@@ -82,6 +84,7 @@ function checkFilter(f: SummaryFilter, params: unknown[]): string {
   if (f.agentId) add('c.agent_id = ?::uuid', f.agentId);
   if (f.namespace) add('c.namespace = ?', f.namespace);
   if (f.type) add('c.type = ?', f.type);
+  if (f.ids) add('c.id = ANY(?::uuid[])', f.ids);
   for (const [k, v] of f.labels?.include ?? []) add('c.labels @> ?::jsonb', JSON.stringify({ [k]: v }));
   for (const [k, v] of f.labels?.exclude ?? [])
     add("NOT (coalesce(c.labels, '{}') @> ?::jsonb)", JSON.stringify({ [k]: v }));
@@ -257,6 +260,12 @@ export function percentileOfUnion(a: ArrayLike<number>, b: ArrayLike<number>, q:
  * so the number moves in the transaction that changes a head). Heads change when a canary spec is
  * synced or a canary or agent renamed; between those, requests only read the version.
  */
+/** check_feed_state.version: moves with every change of a head (a check added, deleted or renamed). */
+export async function feedVersion(db: Db): Promise<number> {
+  const { rows } = await db.query<{ version: number }>(`SELECT version FROM check_feed_state`);
+  return rows[0] ? Number(rows[0].version) : -1;
+}
+
 const headCaches = new WeakMap<Db, { version: number; heads: Promise<Map<string, string>> }>();
 
 async function feedHeads(db: Db): Promise<Map<string, string>> {
@@ -369,6 +378,44 @@ export async function checksSummaryEach(
   window: TimeWindow,
   filter: SummaryFilter,
   onCheck: (json: string) => void,
+  slice = db.driver === 'pglite' ? PGLITE_SLICE : 0,
+): Promise<SummarySource> {
+  if (!slice || filter.checkId || filter.ids) return summaryStatement(db, window, filter, onCheck);
+  const params: unknown[] = [];
+  const where = checkFilter(filter, params);
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT c.id FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE ${where} ORDER BY ca.name, c.name, c.id`,
+    params,
+  );
+  if (rows.length <= slice) return summaryStatement(db, window, filter, onCheck);
+  let source: SummarySource = summarySource(window);
+  // one clock for every slice, so each takes rolling1h from the same scan as the first did
+  const now = Date.now();
+  for (let i = 0; i < rows.length; i += slice) {
+    // what queued behind this slice on the one connection (a check run, a request) goes first
+    if (i) await new Promise((r) => setImmediate(r));
+    const ids = rows.slice(i, i + slice).map((r) => r.id);
+    source = await summaryStatement(db, window, { ...filter, ids }, onCheck, now);
+  }
+  return source;
+}
+
+/**
+ * PGlite runs a statement inside this process, on its thread: while the summary's statement for
+ * 5,000 checks runs (seconds, on an hour of runs every 30 s) nothing else does, not the check
+ * engine, not a request for one row. The feed is therefore read there in slices of this many
+ * checks, in feed order, one statement each, with the event loop free between two. A check
+ * created while the slices are read appears from the next request on.
+ */
+const PGLITE_SLICE = 500;
+
+/** The feed (or one slice of it) in one statement; see checksSummaryEach. */
+async function summaryStatement(
+  db: Db,
+  window: TimeWindow,
+  filter: SummaryFilter,
+  onCheck: (json: string) => void,
+  now = Date.now(),
 ): Promise<SummarySource> {
   const source = summarySource(window);
   const table = source === '1h' ? 'check_statuses_1h' : 'check_statuses_1d';
@@ -387,10 +434,17 @@ export async function checksSummaryEach(
   // Without a filter every live check is wanted: aggregate history without joining the selection
   // (the final join drops deleted checks); with one, join it early to read less.
   const narrowed = where !== 'c.deleted_at IS NULL AND ca.deleted_at IS NULL';
-  const only = (alias: string) => (narrowed ? `JOIN sel ON sel.id = ${alias}.check_id` : '');
+  // A slice names its checks: the history is read by (check_id, time) for those alone (a join
+  // with the selection read the whole window's runs once per slice).
+  let idsParam = '';
+  if (filter.ids) {
+    params.push(filter.ids);
+    idsParam = `$${params.length}`;
+  }
+  const only = (alias: string) => (narrowed && !filter.ids ? `JOIN sel ON sel.id = ${alias}.check_id` : '');
+  const ids = (alias: string) => (filter.ids ? `${alias}.check_id = ANY(${idsParam}::uuid[]) AND ` : '');
   // rolling1h comes from the scan of raw runs when that covers the last hour: a raw window
   // that does, or the raw runs after the watermark, read from the last hour on with filters.
-  const now = Date.now();
   const rollingInStats =
     cached || (source === 'raw' && window.start.getTime() <= now - HOUR_MS && window.end.getTime() >= now - 1000);
   // raw runs' durations come as text and their percentiles are taken here; only the narrowed
@@ -412,7 +466,7 @@ export async function checksSummaryEach(
             : ''
         }
       FROM check_statuses cs ${only('cs')}
-      WHERE cs.time >= $1 AND cs.time < $2
+      WHERE ${ids('cs')}cs.time >= $1 AND cs.time < $2
       GROUP BY cs.check_id`;
   } else if (cached) {
     // the raw runs after the watermark (the roll-up part comes from the cache) and the last hour's
@@ -424,7 +478,7 @@ export async function checksSummaryEach(
         string_agg(cs.duration::text, ',') FILTER (WHERE ${tail}) AS durations,
         round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h
       FROM check_statuses cs ${only('cs')}
-      WHERE cs.time >= least($1::timestamptz, now() - interval '1 hour')
+      WHERE ${ids('cs')}cs.time >= least($1::timestamptz, now() - interval '1 hour')
       GROUP BY cs.check_id`;
   } else {
     params.push(from.toISOString(), until.toISOString());
@@ -438,13 +492,13 @@ export async function checksSummaryEach(
         SELECT r.check_id, r.passed, r.failed, NULL::timestamptz AS last_pass, NULL::timestamptz AS last_fail,
           r.p95, r.p97, r.p99
         FROM ${table} r ${only('r')}
-        WHERE r.bucket >= $${params.length - 1}::timestamptz AND r.bucket < $${params.length}::timestamptz
+        WHERE ${ids('r')}r.bucket >= $${params.length - 1}::timestamptz AND r.bucket < $${params.length}::timestamptz
         UNION ALL
         SELECT cs.check_id, cs.status::int, (NOT cs.status)::int,
           CASE WHEN cs.status THEN cs.time END, CASE WHEN NOT cs.status THEN cs.time END,
           cs.duration, cs.duration, cs.duration
         FROM check_statuses cs ${only('cs')}
-        WHERE cs.time >= $1 AND cs.time < $2
+        WHERE ${ids('cs')}cs.time >= $1 AND cs.time < $2
       ) u
       GROUP BY u.check_id`;
   }
@@ -456,7 +510,7 @@ export async function checksSummaryEach(
         : `, rolling AS (
       SELECT cs.check_id, round(avg(cs.duration))::int AS rolling1h
       FROM check_statuses cs ${only('cs')}
-      WHERE cs.time > now() - interval '1 hour'
+      WHERE ${ids('cs')}cs.time > now() - interval '1 hour'
       GROUP BY cs.check_id
     )`
     }
@@ -467,7 +521,7 @@ export async function checksSummaryEach(
     LEFT JOIN stats s ON s.check_id = c.id
     ${rollingInStats ? '' : 'LEFT JOIN rolling r ON r.check_id = c.id'}
     WHERE ${where}
-    ORDER BY ca.name, c.name`;
+    ORDER BY ca.name, c.name, c.id`;
   // Rows are rendered as they arrive (db.each), so a request never holds 5,000 row objects at
   // once. Rows wait while what they need is still being read: the heads (after a change) and a
   // cached roll-up part; a check missing from the heads (created or restored after they were read)

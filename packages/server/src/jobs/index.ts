@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/index.ts';
+import { vacuumHotTables, type Db } from '../db/index.ts';
 import { EventQueue } from './event-queue.ts';
 import { Scheduler, pruneClaims } from './scheduler.ts';
 import { pruneJobHistory, runJob } from './job-history.ts';
@@ -14,6 +14,8 @@ export { resourceJobSource, type ScheduledResource } from './resource-source.ts'
 export interface EnginesOptions {
   workers: number;
   jobHistoryRetentionDays: number;
+  /** PGlite: ms between two VACUUM (ANALYZE) runs of the hot tables, 0 never (db/maintenance.ts) */
+  vacuumIntervalMs?: number;
   /** liveness of this process among the replicas (processes.ts defaults: 10 s beats, 30 s window) */
   heartbeatMs?: number;
   staleAfterMs?: number;
@@ -78,6 +80,21 @@ export function createEngines(
         run: () =>
           runJob(db, { name: 'CleanupEventQueue' }, async (ctx) => ctx.success(await queue.prune())).then(() => {}),
       },
+      // PGlite runs no autovacuum: this job is it (db/maintenance.ts). PostgreSQL needs none.
+      ...(db.driver === 'pglite' && opts.vacuumIntervalMs
+        ? [
+            {
+              key: 'housekeeping:vacuum',
+              schedule: `@every ${opts.vacuumIntervalMs}ms`,
+              run: () =>
+                runJob(db, { name: 'VacuumDatabase' }, async (ctx) => {
+                  const { tables } = await vacuumHotTables(db);
+                  ctx.details.tables = Object.fromEntries(tables.map((t) => [t.table, `${t.ms} ms`]));
+                  ctx.success(tables.length);
+                }).then(() => {}),
+            },
+          ]
+        : []),
     ],
   });
 

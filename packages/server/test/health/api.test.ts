@@ -57,7 +57,8 @@ for (const driver of testDrivers()) {
     beforeAll(async () => {
       db = await driver.open();
       web = await startHttp();
-      ({ app, url } = await startApp(db));
+      // these tests read fresh answers after writing behind the engine's back: no TTL (summary-cache.test.ts)
+      ({ app, url } = await startApp(db, { summaryCacheTtlMs: 0 }));
       for (const role of ROLES) {
         const identity = await createIdentity(db, {
           traits: { email: `${role}@health.test`, name: { first: role, last: 'Tester' } },

@@ -1,8 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '#web/lib/http.ts';
 import { summaryRows, type CheckSummary } from './types.ts';
 import type { HealthTimeRange } from '../lib/time-ranges.ts';
-import { summaryUrl, takePreloaded, type SummaryParams } from './preload.ts';
+import { fetchSummary, summaryUrl, type SummaryParams } from './preload.ts';
 
 export { type SummaryParams } from './preload.ts';
 
@@ -13,16 +12,16 @@ export { type SummaryParams } from './preload.ts';
  *
  * react-query hands the query function an AbortSignal and apiGet passes it to fetch, so a
  * previous request is aborted when a new one starts (seed 000): a new time range or label filter
- * is a new key and the query left behind loses its last observer, which cancels its fetch; a
- * manual refresh (invalidate/refetch) cancels the one in flight before starting again. The first
- * call of a page load may already be on its way (preload.ts).
+ * is a new key and the query left behind loses its last observer, which cancels its fetch. The
+ * first call of a page load may already be on its way (preload.ts), and callers of one URL share
+ * the call in flight (preload.ts fetchSummary): the same summary is never sent twice at once, so
+ * a manual refresh or a remount while it is in flight waits for that call.
  */
 const summaryQuery = (params: SummaryParams, refetchInterval = 0) =>
   queryOptions({
     queryKey: ['health', 'summary', params.timeRange, params.labels ?? '', params.checkId ?? ''],
     queryFn: async ({ signal }): Promise<CheckSummary[]> => {
-      const url = summaryUrl(params);
-      return summaryRows(await (takePreloaded(url, signal) ?? apiGet<unknown>(url, signal)));
+      return summaryRows(await fetchSummary(summaryUrl(params), signal));
     },
     refetchInterval: refetchInterval || false,
     // Keep showing the last answer while a new range loads instead of flashing an empty table.

@@ -22,6 +22,7 @@ import { PivotTable } from '../components/pivot-table.tsx';
 import { PassingCounter } from '../components/passing-counter.tsx';
 import { RefreshSelect } from '../components/refresh-select.tsx';
 import { TimeRangeSelect } from '../components/time-range-select.tsx';
+import { SummaryProgress } from '../components/summary-progress.tsx';
 
 // The drawer brings the chart library and the code editor: loaded when a check is opened, so the
 // dashboard's first rows don't wait for them.
@@ -154,7 +155,9 @@ export function HealthPage({ canaryForm, embedded }: HealthPageProps) {
             {errorMessage(summary.error)}
           </p>
         )}
-        {pivoting ? (
+        {summary.data === undefined && !summary.error ? (
+          <SummaryProgress />
+        ) : pivoting ? (
           <PivotTable checks={view.shown} pivotLabel={p.pivotLabel!} cellType={p.pivotCellType} onOpen={open} />
         ) : p.layout === 'card' ? (
           <ChecksCards checks={view.shown} groupBy={p.groupBy} selectedId={p.checkId} onOpen={open} />
