@@ -86,7 +86,7 @@ describe('sidebar', () => {
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
       .map((a) => a.textContent);
-    for (const label of ['Topologies', 'Notifications', 'Log Backends', 'Agents']) {
+    for (const label of ['Topologies', 'Log Backends', 'Agents']) {
       expect(settings).not.toContain(label);
     }
     for (const label of [
@@ -96,11 +96,12 @@ describe('sidebar', () => {
       'Teams',
       'Incident Rules',
       'Jobs History',
+      'Notifications',
       'Users',
     ]) {
       expect(settings).toContain(label);
     }
-    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs', 'notifications', 'topology']);
+    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs', 'topology']);
   });
 
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {
