@@ -17,9 +17,6 @@ import { createManualLink, deleteManualLink } from './relationships/links.ts';
 const read = needs('database', 'read', { feature: 'config' });
 const write = needs('database', 'write', { feature: 'config' });
 
-/** An absent body (Fastify passes null) asks with every default. */
-const orEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => v ?? {}, schema);
-
 const linkBody = z.strictObject({
   config_id: uuidField('config_id'),
   related_id: uuidField('related_id'),
@@ -32,13 +29,13 @@ export function catalogGraphRoutes(app: FastifyInstance, { db }: { db: Db }): vo
 
   t.post(
     '/api/catalog/summary',
-    { config: read, schema: { params: noParams, querystring: noQuery, body: orEmpty(summaryRequest) } },
+    { config: read, schema: { params: noParams, querystring: noQuery, body: summaryRequest } },
     async (req) => catalogSummary(db, req.body),
   );
 
   t.post(
     '/api/catalog/changes',
-    { config: read, schema: { params: noParams, querystring: noQuery, body: orEmpty(changesRequest) } },
+    { config: read, schema: { params: noParams, querystring: noQuery, body: changesRequest } },
     async (req) => catalogChanges(db, req.body),
   );
 

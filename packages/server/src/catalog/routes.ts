@@ -13,7 +13,7 @@ import { uuidField } from '@watchdeck/core';
 import { needs } from '#server/auth/index.ts';
 import type { Db } from '#server/db/index.ts';
 import { sendError } from '#server/http/errors.ts';
-import { noBody, noQuery, typed } from '#server/http/validation.ts';
+import { noBody, noParams, noQuery, typed } from '#server/http/validation.ts';
 import type { ScraperEngine } from './engine.ts';
 import type { ScrapeResult, ScrapedChange, ScrapedRelationship, Severity } from './scrape/types.ts';
 
@@ -94,7 +94,7 @@ export function catalogRoutes(fastify: FastifyInstance, { db, engine }: { db: Db
 
   app.post(
     '/api/catalog/push',
-    { config: write, schema: { querystring: noQuery, body: pushBody } },
+    { config: write, schema: { params: noParams, querystring: noQuery, body: pushBody } },
     async (req, reply) => {
       const body = req.body;
       const { rows } = await db.query<{ agent_id: string; custom: boolean }>(

@@ -287,7 +287,8 @@ export function playbookRoutes(app: FastifyInstance, deps: { db: Db; wake: () =>
       schema: {
         params: z.object({ path: z.string().max(200) }),
         querystring: z.record(z.string(), z.unknown()),
-        body: z.unknown(),
+        // a JSON object (its `params` and resource ids are read) or nothing
+        body: z.record(z.string(), z.unknown()).nullable().optional(),
       },
     },
     async (req, reply) => {
