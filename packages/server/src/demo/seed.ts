@@ -58,10 +58,10 @@ export async function seedDemo(db: Db, opts: { force: boolean; targets?: DemoTar
     await seedPeople(ctx);
     await seedHealth(ctx, targets);
     const catalog = await seedCatalog(ctx, targets);
-    await seedTopology(ctx);
+    await seedTopology(ctx, catalog);
     await seedIncidents(ctx, catalog);
     await seedPlaybooks(ctx);
-    await seedNotifications(ctx);
+    await seedNotifications(ctx, catalog);
     await seedSettings(ctx);
 
     await tx.query(
@@ -148,6 +148,8 @@ async function removeDemo(tx: Queryable): Promise<void> {
     'saved_searches',
     'access_tokens',
   ];
+  // items the demo's scrapers found (their ids are the engine's): before their scrapers go
+  await tx.query(`DELETE FROM config_items WHERE scraper_id BETWEEN $1::uuid AND $2::uuid`, range);
   for (const table of byId) {
     await tx.query(`DELETE FROM ${table} WHERE id BETWEEN $1::uuid AND $2::uuid`, range);
   }
