@@ -57,12 +57,14 @@ const KINDS: { kind: string; plural: string; health?: string }[] = [
   {
     kind: 'Deployment',
     plural: 'deployments',
-    health: "(has(config.status.readyReplicas) ? config.status.readyReplicas : 0) < config.spec.replicas ? 'warning' : 'healthy'",
+    health:
+      "(has(config.status.readyReplicas) ? config.status.readyReplicas : 0) < config.spec.replicas ? 'warning' : 'healthy'",
   },
   {
     kind: 'StatefulSet',
     plural: 'statefulsets',
-    health: "(has(config.status.readyReplicas) ? config.status.readyReplicas : 0) < config.spec.replicas ? 'warning' : 'healthy'",
+    health:
+      "(has(config.status.readyReplicas) ? config.status.readyReplicas : 0) < config.spec.replicas ? 'warning' : 'healthy'",
   },
   { kind: 'ReplicaSet', plural: 'replicasets', health: "config.spec.replicas == 0 ? 'unknown' : 'healthy'" },
   {
@@ -328,7 +330,12 @@ function manualLinks(ctx: SeedContext, rows: ScrapedRow[], config: CatalogResult
   link(id(api), id('aws/RDS::DBInstance/orders-db'), 'uses', 'ava');
   link(id('k8s/prod-eu-1/Deployment/payments/ledger'), id('aws/RDS::DBInstance/ledger-db'), 'uses', 'ava');
   link(id(api), id('aws/ElastiCache::CacheCluster/payments-redis'), 'uses', 'ava');
-  link(id('k8s/prod-eu-1/Deployment/payments/payments-worker'), id('aws/SQS::Queue/payments-events'), 'consumes', 'ava');
+  link(
+    id('k8s/prod-eu-1/Deployment/payments/payments-worker'),
+    id('aws/SQS::Queue/payments-events'),
+    'consumes',
+    'ava',
+  );
   link(id('aws/IAM::Role/payments-api-irsa'), id(api), 'assumedBy', 'ava');
   return links;
 }
