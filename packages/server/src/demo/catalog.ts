@@ -290,7 +290,7 @@ export async function seedCatalog(ctx: SeedContext, targets: DemoTargets): Promi
 function manualLinks(ctx: SeedContext, rows: ScrapedRow[], config: CatalogResult['config']): Row[] {
   const links: Row[] = [];
   const at = new Map(rows.map((r) => [r.id, r.created_at]));
-  const link = (from: string | undefined, to: string | undefined, relation: string, who = 'lucas') => {
+  const link = (from: string | undefined, to: string | undefined, relation: string, who: 'lucas' | 'ava' = 'lucas') => {
     if (!from || !to || from === to) return;
     links.push({
       config_id: from,
