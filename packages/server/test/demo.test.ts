@@ -3,7 +3,6 @@ import { INCIDENT_TYPES, SEVERITIES, ROLES } from '@watchdeck/core';
 import { testDrivers } from './support/db.ts';
 import { demoTargets, seedDemo } from '../src/demo/seed.ts';
 import { exposedTables } from '../src/db/exposed.ts';
-import { configId } from '../src/demo/catalog.ts';
 
 /** What people could have created: the demo fills every one of these. */
 const RESOURCE_TABLES = [
@@ -40,9 +39,11 @@ const RESOURCE_TABLES = [
   'logging_backends',
 ];
 
-/** What engines produce when they run: the demo seeds none of it (demo data never pretends). */
+/**
+ * What engines produce when they run: the demo seeds none of it (demo data never pretends). Job
+ * history is checked on its own: it holds the real runs of the demo's scrapers during seeding.
+ */
 const ENGINE_TABLES = [
-  'job_history',
   'notification_send_history',
   'playbook_runs',
   'playbook_run_actions',
@@ -72,6 +73,8 @@ const NON_EMPTY_VIEWS = [
   'config_labels',
   'config_relationships_items',
   'config_scrapers_with_status',
+  'job_histories',
+  'job_history_names',
   'canaries_with_status',
   'topologies_with_status',
   'teams_with_status',
@@ -104,8 +107,6 @@ const EMPTY_VIEWS = [
   'check_summary_for_config',
   'playbook_runs_summary',
   'notification_send_history_summary',
-  'job_histories',
-  'job_history_names',
 ];
 
 for (const driver of testDrivers()) {
@@ -158,8 +159,9 @@ for (const driver of testDrivers()) {
         UNION ALL SELECT 'components with a status, metrics or costs', count(*)::int FROM components
           WHERE status <> 'unknown' OR status_reason IS NOT NULL OR cost_per_minute IS NOT NULL
              OR cost_total_30d IS NOT NULL OR jsonb_path_exists(properties, '$[*] ? (@.type != "url")')
-        UNION ALL SELECT 'config items scraped, costed or deleted by a scraper', count(*)::int FROM config_items
-          WHERE last_scraped_time IS NOT NULL OR cost_per_minute IS NOT NULL OR cost_total_30d IS NOT NULL OR deleted_at IS NOT NULL
+        UNION ALL SELECT 'config items not found by a scraper run, or costed or deleted', count(*)::int FROM config_items
+          WHERE scraper_id IS NULL OR last_scraped_time IS NULL OR cost_per_minute IS NOT NULL OR cost_total_30d IS NOT NULL
+             OR deleted_at IS NOT NULL
         UNION ALL SELECT 'agents that reported', count(*)::int FROM agents
           WHERE last_seen IS NOT NULL OR last_received IS NOT NULL OR hostname IS NOT NULL OR version IS NOT NULL
         UNION ALL SELECT 'tokens used', count(*)::int FROM access_tokens WHERE last_used_at IS NOT NULL
@@ -173,6 +175,31 @@ for (const driver of testDrivers()) {
         UNION ALL SELECT 'evidence of engine output', count(*)::int FROM evidences
           WHERE type IN ('log', 'config_change', 'config_analysis') OR config_change_id IS NOT NULL OR config_analysis_id IS NOT NULL`);
       expect(claims.rows.filter((r) => r.n > 0)).toEqual([]);
+    });
+
+    it('scrapes its catalog through the engine: one real run of each scraper the demo refers to', async () => {
+      const runs = await db.query<{ scraper: string; name: string; status: string; success_count: number }>(
+        `SELECT s.name AS scraper, j.name, j.status, j.success_count FROM job_history j
+         JOIN config_scrapers s ON s.id::text = j.resource_id ORDER BY s.name`,
+      );
+      expect(runs.rows).toEqual([
+        { scraper: 'aws-prod-account', name: 'ConfigScraper', status: 'SUCCESS', success_count: 57 },
+        { scraper: 'kubernetes-prod-eu-1', name: 'ConfigScraper', status: 'SUCCESS', success_count: 113 },
+        { scraper: 'kubernetes-staging-us-1', name: 'ConfigScraper', status: 'SUCCESS', success_count: 49 },
+      ]);
+      expect(await count('job_history')).toBe(3);
+      // health comes from the scrapers' health expressions over the exported status
+      const troubled = await db.query<{ type: string; name: string; health: string }>(
+        `SELECT type, name, health FROM config_items WHERE health IN ('unhealthy', 'warning') AND type LIKE '%Pod'
+         ORDER BY name`,
+      );
+      expect(troubled.rows.map((r) => `${r.health} ${r.name.replace(/-[a-z0-9]+-[a-z0-9]+$/, '')}`)).toEqual([
+        'warning auth-service',
+        'unhealthy cart-service',
+        'warning kafka-2',
+        'warning ledger',
+        'unhealthy payments-api',
+      ]);
     });
 
     it('is idempotent with force false, and force true replaces the demo rows without duplicating them', async () => {
@@ -213,7 +240,9 @@ for (const driver of testDrivers()) {
         `INSERT INTO event_queue (id, name, event_id) VALUES ('d3e30000-0000-0000-0000-00000000a002', 'notification.send', 'demo-notification-1')`,
       );
       expect(await seedDemo(db, { force: false })).toEqual({ seeded: true });
-      expect(await counts(['job_history', 'event_queue'])).toEqual({ job_history: 0, event_queue: 0 });
+      // the seeded run is gone; what is left are the three scraper runs of this seed
+      expect(await counts(['job_history', 'event_queue'])).toEqual({ job_history: 3, event_queue: 0 });
+      expect(await count(`job_history WHERE name <> 'ConfigScraper'`)).toBe(0);
       expect(await count(`properties WHERE name = 'demo.targets'`)).toBe(1);
     });
 
@@ -293,7 +322,12 @@ for (const driver of testDrivers()) {
     });
 
     it('walks config relationships (rpc functions); there are no changes to relate', async () => {
-      const id = configId('k8s/prod-eu-1/Deployment/payments/payments-api');
+      const id = (
+        await db.query<{ id: string }>(
+          `SELECT id FROM config_items WHERE type = 'Kubernetes::Deployment' AND name = 'payments-api'
+           AND tags->>'cluster' = 'prod-eu-1'`,
+        )
+      ).rows[0].id;
       const types = async (direction: string, soft: boolean) =>
         (
           await db.query<{ type: string }>(`SELECT DISTINCT type FROM related_configs($1, $2, $3) ORDER BY 1`, [
@@ -302,8 +336,20 @@ for (const driver of testDrivers()) {
             soft,
           ])
         ).rows.map((r) => r.type);
-      expect(await types('outgoing', false)).toEqual(['Kubernetes::Pod', 'Kubernetes::ReplicaSet']);
-      expect(await types('incoming', false)).toEqual(['Kubernetes::Cluster', 'Kubernetes::Namespace']);
+      // the file kind reads no ownership: owners and placement are manual links (soft), no parent tree
+      expect(await types('outgoing', false)).toEqual([]);
+      expect(await types('outgoing', true)).toEqual([
+        'AWS::ElastiCache::CacheCluster',
+        'AWS::RDS::DBInstance',
+        'Kubernetes::Pod',
+        'Kubernetes::ReplicaSet',
+      ]);
+      expect(await types('incoming', true)).toEqual([
+        'AWS::EKS::Cluster',
+        'AWS::IAM::Role',
+        'Kubernetes::Cluster',
+        'Kubernetes::Namespace',
+      ]);
       expect(await types('all', true)).toEqual(expect.arrayContaining(['AWS::RDS::DBInstance', 'AWS::IAM::Role']));
       const n = async (filter: string) =>
         (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM related_changes($1, $2)`, [id, filter])).rows[0]

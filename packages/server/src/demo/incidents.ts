@@ -1,6 +1,6 @@
 import { did, insertRows, ago, DAY, HOUR, type SeedContext, type Row } from './util.ts';
 import { person, team, type PersonKey } from './people.ts';
-import { configId, type CatalogResult } from './catalog.ts';
+import type { CatalogResult } from './catalog.ts';
 import { componentId } from './topology.ts';
 
 type Status = 'new' | 'open' | 'investigating' | 'mitigated' | 'resolved' | 'closed';
@@ -592,9 +592,9 @@ export async function seedIncidents(ctx: SeedContext, catalog: CatalogResult): P
           evidence: null,
         };
         if (kind === 'config') {
-          if (!catalog.configs.has(ref)) throw new Error(`demo evidence names ${ref}, which is not a demo config item`);
-          row.config_id = configId(ref);
-          row.evidence = { configName: catalog.configs.get(ref)!.name };
+          const config = catalog.config(ref);
+          row.config_id = config.id;
+          row.evidence = { configName: config.name };
         }
         if (kind === 'component') row.component_id = componentId(ref);
         if (e.type === 'comment') row.evidence = { comment: e.description };

@@ -1,7 +1,7 @@
 import { did, insertRows, ago, ahead, DAY, HOUR, MINUTE, type SeedContext, type Row } from './util.ts';
 import { person, team } from './people.ts';
 import { checkId, canaryId } from './health.ts';
-import { configId } from './catalog.ts';
+import type { CatalogResult } from './catalog.ts';
 import { componentId } from './topology.ts';
 
 const RULES = [
@@ -53,7 +53,7 @@ const RULES = [
  * Notification rules and silences, as people wrote them. No sends and no rule errors: those are
  * what the notification engine reports once it delivers.
  */
-export async function seedNotifications(ctx: SeedContext): Promise<void> {
+export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult): Promise<void> {
   await insertRows(
     ctx,
     'notifications',
@@ -98,7 +98,7 @@ export async function seedNotifications(ctx: SeedContext): Promise<void> {
     {
       id: did('silence', 'crashloop'),
       description: 'Known crash loop, fix in progress (OPS-1842)',
-      config_id: configId('k8s/prod-eu-1/Pod/payments/payments-api/1'),
+      config_id: catalog.config('k8s/prod-eu-1/Pod/payments/payments-api/1').id,
       from: ago(ctx, 40 * MINUTE),
       until: ahead(ctx, 4 * HOUR),
       created_by: person('olivia'),

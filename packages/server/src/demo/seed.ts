@@ -19,13 +19,14 @@ export { demoTargets, type DemoTargets } from './health.ts';
 /**
  * Demo data: what people could have created, nothing an engine would have produced. People and
  * teams for every role, two registered remote agents, canaries and their checks, a catalog
- * (scrapers, config items, relationships), topologies and components, incidents in every status
+ * (scrapers, which are run once, and manual links), topologies and components, incidents in every status
  * and severity with hypotheses, evidence and comments, incident rules, playbooks, notification
  * rules and silences, connections (placeholder secrets only) and properties.
  *
  * Demo data never pretends: no check results, job history, sends, playbook runs, event-queue
  * rows, config changes or insights are seeded, and no status a scraper or the topology engine
- * would compute. Those come from the engines running on the demo's own targets: the health
+ * would compute. The catalog's items are scraped: the demo's scrapers run once through the real
+ * engine on exports shipped in demo/catalog-sources/ (catalog.ts), so their runs are in job history. Those come from the engines running on the demo's own targets: the health
  * checks watch this console itself (`targets`: its port, its database, its files) and a few fail
  * on purpose (health.ts).
  *
@@ -58,10 +59,10 @@ export async function seedDemo(db: Db, opts: { force: boolean; targets?: DemoTar
     await seedPeople(ctx);
     await seedHealth(ctx, targets);
     const catalog = await seedCatalog(ctx, targets);
-    await seedTopology(ctx);
+    await seedTopology(ctx, catalog);
     await seedIncidents(ctx, catalog);
     await seedPlaybooks(ctx);
-    await seedNotifications(ctx);
+    await seedNotifications(ctx, catalog);
     await seedSettings(ctx);
 
     await tx.query(
@@ -148,6 +149,13 @@ async function removeDemo(tx: Queryable): Promise<void> {
     'saved_searches',
     'access_tokens',
   ];
+  // what the demo's scrapers found and their runs (ids are the engine's): gone with the scrapers,
+  // which the new seed scrapes again
+  await tx.query(`DELETE FROM config_items WHERE scraper_id BETWEEN $1::uuid AND $2::uuid`, range);
+  await tx.query(
+    `DELETE FROM job_history WHERE resource_type = 'config_scraper' AND resource_id BETWEEN $1 AND $2`,
+    range,
+  );
   for (const table of byId) {
     await tx.query(`DELETE FROM ${table} WHERE id BETWEEN $1::uuid AND $2::uuid`, range);
   }

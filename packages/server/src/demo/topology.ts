@@ -1,7 +1,7 @@
 import { LOCAL_AGENT_ID } from '@watchdeck/core';
 import { did, insertRows, ago, DAY, HOUR, type SeedContext, type Row } from './util.ts';
 import { person, team, agent } from './people.ts';
-import { configId } from './catalog.ts';
+import type { CatalogResult } from './catalog.ts';
 
 const topologyId = (key: string): string => did('topology', key);
 export const componentId = (key: string): string => did('component', key);
@@ -272,7 +272,7 @@ const COMPONENTS: Record<string, Comp[]> = {
 };
 
 /** Topologies, components (tree with paths), and their links to configs and teams. */
-export async function seedTopology(ctx: SeedContext): Promise<void> {
+export async function seedTopology(ctx: SeedContext, catalog: CatalogResult): Promise<void> {
   const rng = ctx.rng;
   await insertRows(ctx, 'topologies', [
     {
@@ -361,7 +361,7 @@ export async function seedTopology(ctx: SeedContext): Promise<void> {
         updated_at: ago(ctx, rng.int(1, 30) * HOUR),
       });
       for (const k of c.configs ?? [])
-        configLinks.push({ component_id: id, config_id: configId(k), selector_id: 'lookup' });
+        configLinks.push({ component_id: id, config_id: catalog.config(k).id, selector_id: 'lookup' });
       for (const t of c.teams ?? [])
         teamLinks.push({ team_id: team(t), component_id: id, role: 'owner', selector_id: 'owner' });
     }
@@ -369,7 +369,7 @@ export async function seedTopology(ctx: SeedContext): Promise<void> {
   // A user-made catalog link (selector 'manual'), which the UI can unlink.
   configLinks.push({
     component_id: componentId('prod/payments/payments-api'),
-    config_id: configId('aws/IAM::Role/payments-api-irsa'),
+    config_id: catalog.config('aws/IAM::Role/payments-api-irsa').id,
     selector_id: 'manual',
     created_by: person('liam'),
   });

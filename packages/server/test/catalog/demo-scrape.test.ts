@@ -9,8 +9,9 @@ import { advanceDemoGitops } from '#server/demo/gitops.ts';
 import { ScraperEngine } from '#server/catalog/engine.ts';
 
 /**
- * The demo catalog's scraped part comes from the real engine reading sources the repository
- * ships: the manifests folder, and the demo git repository whose later commit gives real changes.
+ * The demo catalog comes from the real engine reading sources the repository ships: the cluster
+ * and AWS exports (scraped once while seeding), the manifests folder, and the demo git
+ * repository whose later commit gives real changes.
  */
 for (const driver of testDrivers()) {
   describe(`demo catalog scrapers (${driver.name})`, () => {
@@ -42,6 +43,25 @@ for (const driver of testDrivers()) {
       expect(rows).toContainEqual({ type: 'Deployment', name: 'storefront', health: 'healthy', namespace: 'shop' });
       expect(rows).toContainEqual({ type: 'Deployment', name: 'orders', health: 'warning', namespace: 'shop' });
       expect(rows.length).toBe(6);
+    });
+
+    it('scraped the cluster and AWS exports while seeding; a scheduled run finds them unchanged', async () => {
+      const state = async () =>
+        (
+          await db.query<{ items: number; changes: number; links: number }>(
+            `SELECT (SELECT count(*)::int FROM config_items WHERE scraper_id = $1 AND deleted_at IS NULL) AS items,
+                    (SELECT count(*)::int FROM config_changes cc JOIN config_items ci ON ci.id = cc.config_id
+                     WHERE ci.scraper_id = $1) AS changes,
+                    (SELECT count(*)::int FROM config_relationships WHERE selector_id = 'manual') AS links`,
+            [await scraper('kubernetes-prod-eu-1')],
+          )
+        ).rows[0];
+      const before = await state();
+      expect(before.items).toBe(113);
+      expect(before.changes).toBe(0);
+      const run = await engine.runNow(await scraper('kubernetes-prod-eu-1'));
+      expect(run).toMatchObject({ status: 'SUCCESS', success_count: 113, error_count: 0 });
+      expect(await state()).toEqual(before);
     });
 
     it('reads the demo git repository, and its next commit becomes changes', async () => {
