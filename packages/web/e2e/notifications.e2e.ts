@@ -1,7 +1,10 @@
 // The notification screens (seed 002 section 2.15) against the shared server (demo data,
 // AUTH=none: everyone is an administrator): rules created and edited through their dialog with
 // the recipient tabs, the send history with its filters in the URL, silences added, edited and
-// deleted; then, on a server of its own with sign-in on, what a viewer is not offered.
+// deleted; a real failing check sent through a rule made in the dialog to a webhook this test
+// listens on, seen in the send history and its detail; then, on a server of its own with sign-in on, what a viewer is not offered.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll } from './browser.ts';
@@ -30,13 +33,46 @@ interface RuleApiRow {
 }
 
 const RULE_TITLE = 'e2e failing payments checks';
+const HOOK_RULE = 'e2e hook on failure';
+const PROBE = 'e2e notify probe';
+
+/** A port nothing listens on: taken, then given back. */
+async function closedPort(): Promise<number> {
+  const srv = http.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
 const SILENCE_CHECK = 'deliberately failing: PostgreSQL on a closed port';
 
 describe('notifications', () => {
   let browser: Browser;
   let page: Page;
+  // the webhook peer: every call it receives, answered 200
+  let peer: http.Server;
+  let peerUrl = '';
+  const hooks: { method?: string; path?: string; body: unknown }[] = [];
+  let sendId = '';
 
   beforeAll(async () => {
+    peer = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: kept as text
+        }
+        hooks.push({ method: req.method, path: req.url, body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
+    peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}/`;
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
   });
@@ -46,6 +82,7 @@ describe('notifications', () => {
   });
   afterAll(async () => {
     await browser?.close();
+    await new Promise((r) => (peer ? peer.close(r) : r(undefined)));
   });
 
   const search = () => new URL(page.url()).searchParams;
@@ -245,6 +282,104 @@ describe('notifications', () => {
     expect(gone[0].deleted_at).not.toBeNull();
   });
 
+  it('sends a failing check through a rule made in the dialog: the webhook call, the Sent row and its detail', async () => {
+    // the rule's recipient: a generic webhook connection to this test's own listener
+    await api('connections', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'e2e-hook',
+        namespace: 'default',
+        type: 'generic_webhook',
+        url: `${peerUrl}hook`,
+        properties: {
+          contentType: 'application/json',
+          requestMethod: 'POST',
+          messageKey: 'message',
+          titleKey: 'title',
+        },
+      }),
+    });
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    // a fresh page load: the connections list is cached for minutes
+    await page.goto(`${baseUrl()}/notifications/rules`);
+    await settled('Notification rules').toBeNull();
+    await page.getByRole('button', { name: 'Add Rule' }).click();
+    await poll(() => dialog('Add Notification Rule').count()).toBe(1);
+    await field('Title').fill(HOOK_RULE);
+    await dialog().getByRole('checkbox', { name: 'check.failed' }).check();
+    await field('Filter').fill(`check.name == '${PROBE}'`);
+    await dialog().getByRole('tab', { name: 'Others' }).click();
+    await poll(() => select('Connection').locator('option', { hasText: 'e2e-hook (generic_webhook)' }).count()).toBe(1);
+    await select('Connection').selectOption({ label: 'e2e-hook (generic_webhook)' });
+    await dialog().getByRole('button', { name: 'Save' }).click();
+    await poll(() => toast('Notification rule created successfully').count()).toBeGreaterThan(0);
+    await poll(() => dialog().count()).toBe(0);
+    const rule = await ruleByTitle(HOOK_RULE);
+    expect(rule).toMatchObject({
+      events: ['check.failed'],
+      custom_services: [{ name: 'e2e-hook', connection: 'connection://default/e2e-hook' }],
+    });
+
+    // a check against a port nothing listens on, run with Run Now from its drawer
+    const [canary] = await api<{ id: string }[]>('canaries', {
+      method: 'POST',
+      headers: { Prefer: 'return=representation' },
+      body: JSON.stringify({
+        name: 'e2e-notify',
+        namespace: 'e2e',
+        schedule: '@every 1h',
+        spec: { http: [{ name: PROBE, url: `http://127.0.0.1:${await closedPort()}/down` }] },
+      }),
+    });
+    let checkId = '';
+    await poll(async () => {
+      checkId = (await api<{ id: string }[]>(`checks?canary_id=eq.${canary.id}&select=id`))[0]?.id ?? '';
+      return checkId;
+    }).not.toBe('');
+    await page.goto(`${baseUrl()}/health?checkId=${checkId}`);
+    const drawer = page.getByTestId('check-drawer');
+    // a health summary computed just before the check existed may answer once more: look again
+    await poll(async () => {
+      if (await drawer.getByText('Check not found').count()) await page.reload();
+      return drawer.getByRole('button', { name: 'Run Now' }).count();
+    }, 60_000).toBe(1);
+    await drawer.getByRole('button', { name: 'Run Now' }).click();
+    await poll(() => toast(`${PROBE}: failed`).count(), 60_000).toBeGreaterThan(0);
+
+    // the listener gets the one call: health publishes check.failed once, on the flip to failing
+    await poll(() => hooks.length, 60_000).toBe(1);
+    expect(hooks[0]).toMatchObject({ method: 'POST', path: '/hook', body: { title: `Check ${PROBE} has failed` } });
+    expect((hooks[0].body as { message: string }).message).toContain(PROBE);
+
+    // the Sent row (other rules matching every failing check may add rows of their own)
+    await page.goto(`${baseUrl()}/notifications?resourceType=check`);
+    const sent = row('Notification send history', PROBE).filter({ hasText: HOOK_RULE });
+    await poll(() => sent.count(), 30_000).toBe(1);
+    await settled('Notification send history').toBeNull();
+    expect(await sent.textContent()).toContain('Sent');
+    expect(await sent.textContent()).toContain('check.failed');
+    await screenshot(page, 'notifications-history-sent');
+    await sent.click();
+    const detail = dialog('Notification');
+    await poll(() => detail.getByRole('region', { name: 'Body' }).textContent()).toContain(PROBE);
+    expect(await detail.getByRole('region', { name: 'Body' }).textContent()).toContain(`Check ${PROBE} has failed`);
+    expect(await detail.textContent()).toContain('Sent');
+    expect(await detail.textContent()).toContain('e2e-hook');
+    sendId = search().get('id') ?? '';
+    expect(sendId).toMatch(/^[0-9a-f-]{36}$/);
+    await screenshot(page, 'notifications-history-detail');
+
+    // the detail links to its rule, which opens in its dialog
+    await detail.getByRole('link', { name: HOOK_RULE }).click();
+    await poll(() => new URL(page.url()).pathname).toBe('/notifications/rules');
+    expect(search().get('id')).toBe(rule.id);
+    await poll(() => dialog('Edit Notification Rule').count()).toBe(1);
+    expect(await field('Title').inputValue()).toBe(HOOK_RULE);
+    await page.keyboard.press('Escape');
+    await poll(() => dialog().count()).toBe(0);
+    expect(hooks).toHaveLength(1);
+  }, 240_000);
+
   it('fits the three screens and the dialogs in 1024 px', async () => {
     await page.setViewportSize({ width: 1024, height: 800 });
     const fits = () =>
@@ -270,6 +405,12 @@ describe('notifications', () => {
     await poll(() => page.getByRole('heading', { name: 'Add Notification Silence' }).count()).toBe(1);
     expect(await fits()).toBe(true);
     await screenshot(page, 'notifications-silence-add-1024');
+    // the send of the test above, opened by its id
+    expect(sendId).not.toBe('');
+    await page.goto(`${baseUrl()}/notifications?id=${sendId}`);
+    await poll(() => dialog('Notification').getByRole('region', { name: 'Body' }).textContent()).toContain(PROBE);
+    expect(await fits()).toBe(true);
+    await screenshot(page, 'notifications-history-detail-1024');
   });
 });
 

@@ -1,7 +1,8 @@
 // Playbooks (seed 000 section 2, seed 002 section 2.16) against the real server, its run engine
 // and demo data (AUTH=none: every request is the administrator, the System person): the cards,
 // the spec editor with its validation, a run from a check drawer with parameters through to its
-// output, its logs and a re-run, the run list, and approvals by an approver and by someone who is not.
+// output, its logs and a re-run, a run from a config's detail page and its Playbooks tab, the run
+// list, and approvals by an approver and by someone who is not.
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -242,6 +243,65 @@ for (const width of [1440, 1024]) {
       await poll(() => runId()).toMatch(/^[0-9a-f-]{36}$/);
       await poll(() => runStatus(), 60_000).toBe('completed');
       await poll(() => page.getByRole('region', { name: 'Output of plain' }).textContent()).toContain('plain run');
+    }, 240_000);
+
+    it('runs a playbook from a config detail page and lists the run on its Playbooks tab', async () => {
+      // a config of a type of this run's own: only the playbook selecting that type is offered on it
+      const run = `${tag}${Date.now().toString(36)}`;
+      const type = `E2EPlaybooks${run}::Deployment`;
+      const name = `pb-target-${run}`;
+      const [config] = await api<{ id: string }[]>('db/config_items', {
+        method: 'POST',
+        body: JSON.stringify({
+          name,
+          type,
+          config_class: `E2EPlaybooks${run}`,
+          status: 'Running',
+          health: 'healthy',
+          tags: { namespace: 'shop' },
+          config: { spec: { replicas: 2 } },
+        }),
+      });
+      const title = `Describe config ${tag}`;
+      await createPlaybook(title, 'Smoke', {
+        configs: [{ types: [type] }],
+        actions: [{ name: 'describe', exec: { script: 'echo config={{.config.name}} ns={{.config.tags.namespace}}' } }],
+      });
+
+      await page.goto(`${baseUrl()}/catalog/${config.id}`);
+      await poll(() => page.getByRole('navigation', { name: 'Breadcrumb' }).textContent()).toContain(name);
+      await page.getByRole('button', { name: /Playbooks/ }).click();
+      await poll(() => page.getByRole('menuitem', { name: title }).count()).toBe(1);
+      // a playbook for checks only is not offered on a config
+      expect(await page.getByRole('menuitem', { name: `Greet ${tag}` }).count()).toBe(0);
+      expect(await page.getByRole('menuitem', { name: 'Playbook runs' }).count()).toBe(1);
+      await screenshot(page, `playbooks-${tag}-config-dropdown`);
+      await page.getByRole('menuitem', { name: title }).click();
+      const dialog = page.getByRole('dialog', { name: title });
+      await poll(() => dialog.getByText('No parameters for this playbook.').count()).toBe(1);
+      await dialog.getByRole('button', { name: 'Run' }).click();
+
+      await poll(() => runId()).toMatch(/^[0-9a-f-]{36}$/);
+      const id = runId()!;
+      await poll(() => runStatus(), 60_000).toBe('completed');
+      await poll(() => page.getByRole('region', { name: 'Output of describe' }).textContent()).toContain(
+        `config=${name} ns=shop`,
+      );
+      await screenshot(page, `playbooks-${tag}-config-run`);
+
+      // the config's Playbooks tab lists the run, with its count, and links to its page
+      await page.goto(`${baseUrl()}/catalog/${config.id}/playbooks`);
+      const runs = page.getByRole('table', { name: 'Playbook runs' });
+      const link = runs.getByRole('link', { name: title });
+      await poll(() => link.count(), 30_000).toBe(1);
+      expect(await link.getAttribute('href')).toBe(`/playbooks/runs/${id}`);
+      expect(await runs.locator('tbody tr').filter({ hasText: 'completed' }).count()).toBe(1);
+      const tabs = page.getByRole('navigation', { name: 'Config sections' });
+      await poll(() => tabs.getByRole('link', { name: /Playbooks/ }).textContent()).toBe('Playbooks1');
+      await settled();
+      await screenshot(page, `playbooks-${tag}-config-runs-tab`);
+      await link.click();
+      await poll(() => runId()).toBe(id);
     }, 240_000);
 
     it('lets a named approver approve a waiting run, and refuses someone who is not named', async () => {

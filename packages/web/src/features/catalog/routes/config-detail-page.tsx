@@ -3,6 +3,7 @@ import { Link, NavLink, useParams } from 'react-router';
 import { PanelRight } from 'lucide-react';
 import { DataTable, dataTableColumns } from '#web/components/data-table/index.ts';
 import { AttachAsEvidenceButton } from '#web/components/link-to-incident/index.ts';
+import { PlaybooksDropdown } from '#web/components/playbook-run/index.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { PageTitle } from '#web/components/ui/page-title.tsx';
@@ -51,7 +52,15 @@ function PlaybooksTab({ configId }: { configId: string }) {
       data={runs.data ?? []}
       isLoading={runs.isFetching}
       columns={[
-        runCol.accessor((r) => r.playbooks?.title || r.playbooks?.name || '', { id: 'playbook', header: 'Playbook' }),
+        runCol.accessor((r) => r.playbooks?.title || r.playbooks?.name || '', {
+          id: 'playbook',
+          header: 'Playbook',
+          cell: ({ row, getValue }) => (
+            <Link to={`/playbooks/runs/${row.original.id}`} className="text-blue-700 hover:underline">
+              {getValue() || row.original.id}
+            </Link>
+          ),
+        }),
         runCol.accessor('status', { header: 'Status' }),
         runCol.accessor('start_time', { header: 'Started', cell: ({ getValue }) => <RelativeTime at={getValue()} /> }),
         runCol.accessor('end_time', { header: 'Ended', cell: ({ getValue }) => <RelativeTime at={getValue()} /> }),
@@ -109,8 +118,8 @@ function TabContent({ tab, config }: { tab: string; config: ConfigDetail }) {
 /**
  * /catalog/{id} and its tabs /catalog/{id}/{changes|insights|relationships|playbooks|checks}
  * (seed 002 section 2.3): breadcrumb of type and name with a red marker on a deleted config,
- * the six tabs with their counts, the right sidebar (a button shows it on small screens), and
- * Link to Incident.
+ * the six tabs with their counts, the right sidebar (a button shows it on small screens), the
+ * Playbooks dropdown (write on playbook_runs; a run opens its page) and Link to Incident.
  */
 export function ConfigDetailPage() {
   const { id = '', tab = '' } = useParams();
@@ -163,6 +172,7 @@ export function ConfigDetailPage() {
               })}
             </nav>
             <div className="flex shrink-0 items-center gap-2 pb-1.5 whitespace-nowrap">
+              <PlaybooksDropdown resource={{ config_id: c.id }} />
               <AttachAsEvidenceButton
                 target={{ type: 'config', config_id: c.id, evidence: { configName: c.name } }}
                 defaultDescription={`${c.type} ${c.name}`}
