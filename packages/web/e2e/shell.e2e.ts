@@ -26,16 +26,17 @@ describe('console shell', () => {
     await poll(() => nav.getByRole('link', { name: 'Health' }).count()).toBe(1);
     await poll(() => page.getByRole('button', { name: 'Refresh' }).count()).toBe(1);
     await poll(() => nav.getByRole('link', { name: 'Catalog' }).count()).toBe(1);
-    // no engine behind them yet: Dashboard (topology), Logs, Playbooks, the bell (notifications)
-    for (const name of ['Dashboard', 'Logs', 'Playbooks']) {
+    await poll(() => nav.getByRole('link', { name: 'Playbooks' }).count()).toBe(1);
+    // no engine behind them yet: Dashboard (topology), Logs
+    for (const name of ['Dashboard', 'Logs']) {
       expect(await nav.getByRole('link', { name }).count()).toBe(0);
     }
-    expect(await page.getByRole('link', { name: 'Notifications' }).count()).toBe(0);
     if ((await nav.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded')) === 'false')
       await nav.getByRole('button', { name: 'Settings' }).click();
     await poll(() => nav.getByRole('link', { name: 'Canaries' }).count()).toBe(1);
     expect(await nav.getByRole('link', { name: 'Config Scrapers' }).getAttribute('href')).toBe('/catalog/scrapers');
-    for (const name of ['Topologies', 'Notifications', 'Log Backends', 'Agents']) {
+    expect(await nav.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe('/notifications');
+    for (const name of ['Topologies', 'Log Backends', 'Agents']) {
       expect(await nav.getByRole('link', { name }).count()).toBe(0);
     }
     await screenshot(page, 'shell');
