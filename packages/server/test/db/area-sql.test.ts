@@ -117,6 +117,9 @@ describe('the areas of this server', () => {
       '30-notifications.sql',
       '30-playbooks.sql',
       '30-settings.sql',
+      '31-catalog-graph.sql',
+      '31-scraper-engine.sql',
+      '40-playbook-source-guard.sql',
       '40-topology.sql',
       '50-incidents.sql',
     ]);
