@@ -68,7 +68,8 @@ describe.each(testDrivers())('concurrent reads on $name', (driver) => {
       const answers = await Promise.all(order.map(([path, headers]) => answer(path, headers)));
       answers.forEach((a, i) => expect(a, order[i][0]).toBe(alone.get(order[i][0])));
     }
-    // on PostgreSQL they really went in batches
-    if (driver.name === 'pg') expect((fx.db.batchStats?.().batched ?? 0) - before).toBeGreaterThan(100);
+    // on PostgreSQL they really went in batches; how many share a turn depends on the machine's
+    // load, so this only asks that batching happened, not how much
+    if (driver.name === 'pg') expect((fx.db.batchStats?.().batched ?? 0) - before).toBeGreaterThan(10);
   });
 });
