@@ -15,3 +15,4 @@ export * from './incident-automation.ts';
 export * from './access-tokens.ts';
 export * from './ids.ts';
 export * from './playbooks.ts';
+export * from './topology-api.ts';
