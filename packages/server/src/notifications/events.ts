@@ -1,4 +1,4 @@
-import { isUuid, renderTemplate } from '@watchdeck/core';
+import { NOTIFICATION_EVENTS, isUuid, renderTemplate } from '@watchdeck/core';
 import type { Queryable } from '#server/db/index.ts';
 
 /**
@@ -6,23 +6,7 @@ import type { Queryable } from '#server/db/index.ts';
  * publishes check.failed / check.passed, topology component.status.<status>; the config and
  * playbook names are consumed as written, so their publishers need no change to reach rules.
  */
-export const RULE_EVENTS = [
-  'check.failed',
-  'check.passed',
-  'component.healthy',
-  'component.unhealthy',
-  'component.unknown',
-  'component.warning',
-  'config.created',
-  'config.deleted',
-  'config.healthy',
-  'config.unhealthy',
-  'config.unknown',
-  'config.updated',
-  'config.warning',
-  'playbook.approval.inserted',
-  'playbook.spec.approval.updated',
-] as const;
+export const RULE_EVENTS = NOTIFICATION_EVENTS;
 
 /** bus name -> rule event */
 export const BUS_EVENTS: Record<string, string> = Object.fromEntries([

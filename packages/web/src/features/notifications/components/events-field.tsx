@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
 import { cn } from '#web/lib/cn.ts';
-import { NOTIFICATION_EVENTS } from '../lib/constants.ts';
+import { NOTIFICATION_EVENTS } from '@watchdeck/core';
 
 const GROUPS = ['check', 'component', 'config', 'playbook'] as const;
 const GROUP_LABELS: Record<(typeof GROUPS)[number], string> = {

@@ -28,25 +28,6 @@ export const RESOURCE_TYPE_LABELS: Record<string, string> = {
   incident: 'Incident',
 };
 
-/** Event choices of a rule (seed 002 section 3), in the seed's order. */
-export const NOTIFICATION_EVENTS = [
-  'check.failed',
-  'check.passed',
-  'component.healthy',
-  'component.unhealthy',
-  'component.unknown',
-  'component.warning',
-  'config.created',
-  'config.deleted',
-  'config.healthy',
-  'config.unhealthy',
-  'config.unknown',
-  'config.updated',
-  'config.warning',
-  'playbook.approval.inserted',
-  'playbook.spec.approval.updated',
-] as const;
-
 /** Repeat intervals (seed 002 section 3): the same event about the same resource is not sent again within it. */
 export const REPEAT_INTERVALS = ['1h', '2h', '3h', '6h', '1d', '1w', '1m'] as const;
 export const REPEAT_INTERVAL_LABELS: Record<string, string> = {
