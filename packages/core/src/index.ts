@@ -17,3 +17,4 @@ export * from './ids.ts';
 export * from './playbooks.ts';
 export * from './topology-api.ts';
 export * from './notifications.ts';
+export * from './topology-spec.ts';

@@ -15,6 +15,8 @@ import { catalogRoutes } from './routes.ts';
 import { validateScraperWrite } from './validate.ts';
 
 export { ScraperEngine } from './engine.ts';
+/** a read-only SQL query through a postgres or mysql connection (topology lookups) */
+export { sqlDriver, sqlRows } from './scrape/kinds/sql.ts';
 
 /**
  * The catalog area (issue 16, part A: the scraper engine). config_scrapers run on their schedules

@@ -2,28 +2,8 @@ import { z } from 'zod';
 import { INCIDENT_RULE_KINDS, INCIDENT_TYPES, RESPONDER_TYPES, SEVERITIES } from '@watchdeck/core';
 import { duration, schedule, stringMap } from './common.ts';
 
-/** Topology spec: the root component's type and icon, components and their lookups. */
-const component: z.ZodType = z.lazy(() =>
-  z.looseObject({
-    name: z.string().min(1),
-    type: z.string().optional(),
-    icon: z.string().optional(),
-    labels: stringMap.optional(),
-    lookup: z.looseObject({}).optional(),
-    properties: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
-    components: z.array(component).optional(),
-  }),
-);
-
-export const topologySpec = z.looseObject({
-  schedule: schedule.optional(),
-  type: z.string().optional(),
-  icon: z.string().optional(),
-  label: z.string().optional(),
-  components: z.array(component).optional(),
-  configs: z.array(z.looseObject({})).optional(),
-  properties: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
-});
+/** Topology spec: core's schema (topology-spec.ts), which the topology engine reconciles. */
+export { topologySpecSchema as topologySpec } from '@watchdeck/core';
 
 /**
  * Team spec: how incidents reach the team (responder clients, server incidents/README.md) and

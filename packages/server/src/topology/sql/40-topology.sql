@@ -64,8 +64,8 @@ DROP TRIGGER IF EXISTS components_status_stamp ON components;
 CREATE TRIGGER components_status_stamp BEFORE UPDATE OF status ON components FOR EACH ROW
   WHEN (NEW.status IS DISTINCT FROM OLD.status) EXECUTE FUNCTION components_status_stamp();
 
--- A component publishes component.status.unhealthy / component.status.healthy when its status
--- changes, in the change's own transaction (incident rules and the automatic definition of done
+-- A component publishes component.status.<status> (healthy, unhealthy, warning, unknown) when its
+-- status changes (the topology engine's roll-up, topology/README.md), in the change's own transaction (incident rules and the automatic definition of done
 -- consume them: incidents/README.md).
 CREATE OR REPLACE FUNCTION components_status_events() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -81,7 +81,7 @@ $$;
 
 DROP TRIGGER IF EXISTS components_status_events ON components;
 CREATE TRIGGER components_status_events AFTER UPDATE OF status ON components FOR EACH ROW
-  WHEN (NEW.status IS DISTINCT FROM OLD.status AND NEW.status IN ('healthy', 'unhealthy') AND NEW.deleted_at IS NULL)
+  WHEN (NEW.status IS DISTINCT FROM OLD.status AND NEW.status IN ('healthy', 'unhealthy', 'warning', 'unknown') AND NEW.deleted_at IS NULL)
   EXECUTE FUNCTION components_status_events();
 
 -- a component that appears unhealthy counts as turning unhealthy (like a check's first failing run)

@@ -97,6 +97,17 @@ async function queryRows(
   }
 }
 
+/** Rows of a read-only query as JSON-safe objects (the topology engine's SQL lookups use it too). */
+export async function sqlRows(
+  driver: 'postgres' | 'mysql',
+  url: string,
+  username: string | undefined,
+  password: string | undefined,
+  query: string,
+): Promise<Record<string, unknown>[]> {
+  return (await queryRows(driver, url, username, password, query)).map(jsonRow);
+}
+
 export async function scrapeSql(raw: Record<string, unknown>, ctx: ScrapeContext): Promise<ScrapeResult> {
   const spec = raw as unknown as SqlSpec;
   const c = await ctx.connection(spec.connection);
