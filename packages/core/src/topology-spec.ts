@@ -36,7 +36,10 @@ const stringMap = z.record(z.string(), z.string().max(1000));
 const selectorString = z
   .string()
   .max(2000)
-  .regex(/^\s*([^=,\s]+\s*=\s*[^=,]*)(\s*,\s*[^=,\s]+\s*=\s*[^=,]*)*\s*$/, 'must be key=value pairs separated by commas');
+  .regex(
+    /^\s*([^=,\s]+\s*=\s*[^=,]*)(\s*,\s*[^=,\s]+\s*=\s*[^=,]*)*\s*$/,
+    'must be key=value pairs separated by commas',
+  );
 
 /** A selector that names nothing would match everything: a mistake, refused. */
 const notEmpty = (s: Record<string, unknown>) =>
@@ -64,27 +67,31 @@ export const topologyPropertySchema = z.strictObject({
 });
 
 /** Catalog items: by type(s), name (`*` globs), labels, tags, namespace. */
-export const topologyConfigSelectorSchema = z.strictObject({
-  id: text(200).optional(),
-  name: text(500).optional(),
-  type: text(200).optional(),
-  types: z.array(text(200)).max(50).optional(),
-  namespace: text(253).optional(),
-  labels: stringMap.optional(),
-  tags: stringMap.optional(),
-  labelSelector: selectorString.optional(),
-  tagSelector: selectorString.optional(),
-}).refine(notEmpty, { message: 'a selector needs at least one of id, name, type, types, namespace, labels or tags' });
+export const topologyConfigSelectorSchema = z
+  .strictObject({
+    id: text(200).optional(),
+    name: text(500).optional(),
+    type: text(200).optional(),
+    types: z.array(text(200)).max(50).optional(),
+    namespace: text(253).optional(),
+    labels: stringMap.optional(),
+    tags: stringMap.optional(),
+    labelSelector: selectorString.optional(),
+    tagSelector: selectorString.optional(),
+  })
+  .refine(notEmpty, { message: 'a selector needs at least one of id, name, type, types, namespace, labels or tags' });
 
 /** Checks: by name (`*` globs), type, namespace, labels. */
-export const topologyCheckSelectorSchema = z.strictObject({
-  id: text(200).optional(),
-  name: text(500).optional(),
-  type: text(200).optional(),
-  namespace: text(253).optional(),
-  labels: stringMap.optional(),
-  labelSelector: selectorString.optional(),
-}).refine(notEmpty, { message: 'a selector needs at least one of id, name, type, namespace or labels' });
+export const topologyCheckSelectorSchema = z
+  .strictObject({
+    id: text(200).optional(),
+    name: text(500).optional(),
+    type: text(200).optional(),
+    namespace: text(253).optional(),
+    labels: stringMap.optional(),
+    labelSelector: selectorString.optional(),
+  })
+  .refine(notEmpty, { message: 'a selector needs at least one of id, name, type, namespace or labels' });
 
 const oneOrMany = <T extends z.ZodType>(s: T) => z.union([s, z.array(s).min(1).max(20)]);
 
@@ -179,13 +186,22 @@ export const topologyComponentSchema: z.ZodType<TopologyComponentSpec> = z.lazy(
     .superRefine((c, ctx) => {
       if (c.lookup) {
         if (!c.template)
-          ctx.addIssue({ code: 'custom', path: ['template'], message: 'a lookup needs a template: the component made per item' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['template'],
+            message: 'a lookup needs a template: the component made per item',
+          });
         else if (!c.template.name)
-          ctx.addIssue({ code: 'custom', path: ['template', 'name'], message: 'a template needs a name, e.g. "{{.item.name}}"' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['template', 'name'],
+            message: 'a template needs a name, e.g. "{{.item.name}}"',
+          });
       } else {
         if (c.template)
           ctx.addIssue({ code: 'custom', path: ['lookup'], message: 'a template is only used with a lookup' });
-        if (!c.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'a component needs a name (or a lookup)' });
+        if (!c.name)
+          ctx.addIssue({ code: 'custom', path: ['name'], message: 'a component needs a name (or a lookup)' });
       }
     }),
 );

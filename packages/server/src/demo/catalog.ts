@@ -205,7 +205,7 @@ const SCRAPED_AT_SEED = ['kubernetes-prod-eu-1', 'kubernetes-staging-us-1', 'aws
  * The seed's transaction as the engine's database: the engine's own transaction becomes a
  * savepoint, so its run (items, job history, events) commits or rolls back with the demo.
  */
-function inTransaction(tx: Queryable): Db {
+export function inTransaction(tx: Queryable): Db {
   let n = 0;
   const db: Partial<Db> = {
     driver: 'pg',

@@ -1,7 +1,7 @@
 import { did, insertRows, ago, DAY, HOUR, type SeedContext, type Row } from './util.ts';
 import { person, team, type PersonKey } from './people.ts';
 import type { CatalogResult } from './catalog.ts';
-import { componentId } from './topology.ts';
+import type { TopologyResult } from './topology.ts';
 
 type Status = 'new' | 'open' | 'investigating' | 'mitigated' | 'resolved' | 'closed';
 
@@ -505,7 +505,7 @@ const INCIDENTS: IncidentDef[] = [
 ];
 
 /** Incidents in every status and severity with hypotheses, evidence, comments, responders and history. */
-export async function seedIncidents(ctx: SeedContext, catalog: CatalogResult): Promise<void> {
+export async function seedIncidents(ctx: SeedContext, catalog: CatalogResult, topology: TopologyResult): Promise<void> {
   const incidents: Row[] = [];
   const hyps: Row[] = [];
   const evs: Row[] = [];
@@ -596,7 +596,7 @@ export async function seedIncidents(ctx: SeedContext, catalog: CatalogResult): P
           row.config_id = config.id;
           row.evidence = { configName: config.name };
         }
-        if (kind === 'component') row.component_id = componentId(ref);
+        if (kind === 'component') row.component_id = topology.component(ref);
         if (e.type === 'comment') row.evidence = { comment: e.description };
         evs.push(row);
         hist(

@@ -2,7 +2,7 @@ import { did, insertRows, ago, ahead, DAY, HOUR, MINUTE, type SeedContext, type 
 import { person, team } from './people.ts';
 import { checkId, canaryId } from './health.ts';
 import type { CatalogResult } from './catalog.ts';
-import { componentId } from './topology.ts';
+import type { TopologyResult } from './topology.ts';
 
 const RULES = [
   {
@@ -53,7 +53,11 @@ const RULES = [
  * Notification rules and silences, as people wrote them. No sends and no rule errors: those are
  * what the notification engine reports once it delivers.
  */
-export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult): Promise<void> {
+export async function seedNotifications(
+  ctx: SeedContext,
+  catalog: CatalogResult,
+  topology: TopologyResult,
+): Promise<void> {
   await insertRows(
     ctx,
     'notifications',
@@ -89,7 +93,7 @@ export async function seedNotifications(ctx: SeedContext, catalog: CatalogResult
     {
       id: did('silence', 'staging'),
       description: 'Staging cluster rebuild',
-      component_id: componentId('staging'),
+      component_id: topology.component('staging'),
       recursive: true,
       from: ago(ctx, 1 * DAY),
       until: ahead(ctx, 6 * DAY),

@@ -19,7 +19,7 @@ export { demoTargets, type DemoTargets } from './health.ts';
 /**
  * Demo data: what people could have created, nothing an engine would have produced. People and
  * teams for every role, two registered remote agents, canaries and their checks, a catalog
- * (scrapers, which are run once, and manual links), topologies and components, incidents in every status
+ * (scrapers, which are run once, and manual links), topologies (run once through the engine, demo/topology.ts), incidents in every status
  * and severity with hypotheses, evidence and comments, incident rules, playbooks, notification
  * rules and silences, connections (placeholder secrets only) and properties.
  *
@@ -59,11 +59,12 @@ export async function seedDemo(db: Db, opts: { force: boolean; targets?: DemoTar
     await seedPeople(ctx);
     await seedHealth(ctx, targets);
     const catalog = await seedCatalog(ctx, targets);
-    await seedTopology(ctx, catalog);
-    await seedIncidents(ctx, catalog);
+    const topology = await seedTopology(ctx, catalog);
+    await seedIncidents(ctx, catalog, topology);
     await seedPlaybooks(ctx);
-    await seedNotifications(ctx, catalog);
+    await seedNotifications(ctx, catalog, topology);
     await seedSettings(ctx);
+    await topology.rollup();
 
     await tx.query(
       `INSERT INTO properties (name, value, description) VALUES ($1, 'true', 'Demo data was loaded (watchdeck seed-demo)')
@@ -149,11 +150,11 @@ async function removeDemo(tx: Queryable): Promise<void> {
     'saved_searches',
     'access_tokens',
   ];
-  // what the demo's scrapers found and their runs (ids are the engine's): gone with the scrapers,
-  // which the new seed scrapes again
+  // what the demo's scrapers and topologies found and their runs (ids are the engine's): gone with
+  // the scrapers and topologies, which the new seed runs again
   await tx.query(`DELETE FROM config_items WHERE scraper_id BETWEEN $1::uuid AND $2::uuid`, range);
   await tx.query(
-    `DELETE FROM job_history WHERE resource_type = 'config_scraper' AND resource_id BETWEEN $1 AND $2`,
+    `DELETE FROM job_history WHERE resource_type IN ('config_scraper', 'topology') AND resource_id BETWEEN $1 AND $2`,
     range,
   );
   for (const table of byId) {

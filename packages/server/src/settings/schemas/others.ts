@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INCIDENT_RULE_KINDS, INCIDENT_TYPES, RESPONDER_TYPES, SEVERITIES } from '@watchdeck/core';
-import { duration, schedule, stringMap } from './common.ts';
+import { duration, stringMap } from './common.ts';
 
 /** Topology spec: core's schema (topology-spec.ts), which the topology engine reconciles. */
 export { topologySpecSchema as topologySpec } from '@watchdeck/core';

@@ -103,7 +103,9 @@ export class SpecBuilder {
       return undefined;
     }
     if (this.out.length >= TOPOLOGY_MAX_COMPONENTS) {
-      this.errors.push(`${at}: the topology has more than ${TOPOLOGY_MAX_COMPONENTS} components; the rest were skipped`);
+      this.errors.push(
+        `${at}: the topology has more than ${TOPOLOGY_MAX_COMPONENTS} components; the rest were skipped`,
+      );
       this.complete = false;
       return undefined;
     }

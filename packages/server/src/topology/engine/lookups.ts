@@ -86,7 +86,7 @@ export function checkWhere(sel: CheckSelector, params: unknown[]): string {
 
 const many = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
-function tooMany(n: number): never {
+function tooMany(): never {
   throw new Error(`the lookup found more than ${TOPOLOGY_MAX_LOOKUP_ITEMS} items; narrow it`);
 }
 
@@ -101,7 +101,7 @@ async function configItems(ctx: LookupContext, selectors: ConfigSelector[]): Pro
       params,
     );
     for (const r of rows) seen.set(r.id, { item: r, key: r.id, configId: r.id });
-    if (seen.size > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany(seen.size);
+    if (seen.size > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany();
   }
   return [...seen.values()];
 }
@@ -117,7 +117,7 @@ async function checkItems(ctx: LookupContext, selectors: CheckSelector[]): Promi
       params,
     );
     for (const r of rows) seen.set(r.id, { item: r, key: r.id, checkId: r.id, canaryId: r.canary_id });
-    if (seen.size > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany(seen.size);
+    if (seen.size > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany();
   }
   return [...seen.values()];
 }
@@ -128,8 +128,14 @@ async function sqlItems(ctx: LookupContext, spec: NonNullable<Lookup['sql']>): P
   const c = await ctx.connection(spec.connection);
   const url = plain(c.url);
   if (!url) throw new Error(`connection ${spec.connection} has no URL`);
-  const rows = await sqlRows(sqlDriver(spec.driver, c.type, url), url, plain(c.username), plain(c.password), spec.query);
-  if (rows.length > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany(rows.length);
+  const rows = await sqlRows(
+    sqlDriver(spec.driver, c.type, url),
+    url,
+    plain(c.username),
+    plain(c.password),
+    spec.query,
+  );
+  if (rows.length > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany();
   return rows.map((item) => ({ item }));
 }
 
@@ -172,7 +178,7 @@ async function httpItems(ctx: LookupContext, spec: NonNullable<Lookup['http']>):
   const found = at(doc, spec.items);
   if (!Array.isArray(found))
     throw new Error(`${url}: ${spec.items ? `${spec.items} is not a list` : 'the answer is not a list; set items'}`);
-  if (found.length > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany(found.length);
+  if (found.length > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany();
   return found.map((e) => ({ item: e && typeof e === 'object' ? (e as Record<string, unknown>) : { value: e } }));
 }
 

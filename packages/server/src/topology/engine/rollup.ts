@@ -72,29 +72,35 @@ export async function rollupTopology(q: Queryable, topologyId: string): Promise<
 
   const mine = `SELECT id FROM components WHERE topology_id = $1 AND deleted_at IS NULL`;
   const checks = await q.query<{ component_id: string; id: string; name: string; status: string | null }>(
-      `SELECT DISTINCT r.component_id, k.id, k.name, k.status FROM check_component_relationships r
+    `SELECT DISTINCT r.component_id, k.id, k.name, k.status FROM check_component_relationships r
        JOIN checks k ON k.id = r.check_id AND k.deleted_at IS NULL
        WHERE r.deleted_at IS NULL AND r.component_id IN (${mine})`,
-      [topologyId],
-    );
-  const configs = await q.query<{ component_id: string; id: string; name: string; type: string; health: string | null }>(
-      `SELECT DISTINCT r.component_id, ci.id, ci.name, ci.type, ci.health FROM config_component_relationships r
+    [topologyId],
+  );
+  const configs = await q.query<{
+    component_id: string;
+    id: string;
+    name: string;
+    type: string;
+    health: string | null;
+  }>(
+    `SELECT DISTINCT r.component_id, ci.id, ci.name, ci.type, ci.health FROM config_component_relationships r
        JOIN config_items ci ON ci.id = r.config_id AND ci.deleted_at IS NULL
        WHERE r.deleted_at IS NULL AND r.component_id IN (${mine})`,
-      [topologyId],
-    );
+    [topologyId],
+  );
   const insights = await q.query<{ component_id: string; id: string; type: string; severity: string }>(
-      `SELECT DISTINCT r.component_id, a.id, a.analysis_type AS type, a.severity FROM config_component_relationships r
+    `SELECT DISTINCT r.component_id, a.id, a.analysis_type AS type, a.severity FROM config_component_relationships r
        JOIN config_analysis a ON a.config_id = r.config_id AND a.status = 'open'
        WHERE r.deleted_at IS NULL AND r.component_id IN (${mine})`,
-      [topologyId],
-    );
+    [topologyId],
+  );
   const incidents = await q.query<{ component_id: string; id: string; type: string; severity: string }>(
-      `SELECT DISTINCT e.component_id, i.id, i.type, i.severity FROM evidences e
+    `SELECT DISTINCT e.component_id, i.id, i.type, i.severity FROM evidences e
        JOIN hypotheses h ON h.id = e.hypothesis_id JOIN incidents i ON i.id = h.incident_id
        WHERE i.status NOT IN ('resolved', 'closed') AND e.component_id IN (${mine})`,
-      [topologyId],
-    );
+    [topologyId],
+  );
   for (const r of checks.rows) {
     const status: Health = r.status === 'healthy' || r.status === 'unhealthy' ? r.status : 'unknown';
     nodes.get(r.component_id)?.checks.set(r.id, { name: r.name, status });
