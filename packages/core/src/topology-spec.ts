@@ -200,8 +200,15 @@ export const topologyComponentSchema: z.ZodType<TopologyComponentSpec> = z.lazy(
       } else {
         if (c.template)
           ctx.addIssue({ code: 'custom', path: ['lookup'], message: 'a template is only used with a lookup' });
+        // said as a missing field: 'spec.components[0].name is required'
         if (!c.name)
-          ctx.addIssue({ code: 'custom', path: ['name'], message: 'a component needs a name (or a lookup)' });
+          ctx.addIssue({
+            code: 'invalid_type',
+            expected: 'string',
+            input: undefined,
+            path: ['name'],
+            message: 'a component needs a name (or a lookup)',
+          });
       }
     }),
 );

@@ -55,7 +55,6 @@ const ENGINE_TABLES = [
   'config_changes',
   'config_analysis',
   'check_config_relationships',
-  'check_component_relationships',
   'scheduler_claims',
 ];
 
@@ -156,9 +155,12 @@ for (const driver of testDrivers()) {
       const claims = await db.query<{ what: string; n: number }>(`
         SELECT 'checks with a status or run time' AS what, count(*)::int AS n FROM checks
           WHERE status IS NOT NULL OR last_runtime IS NOT NULL OR last_transition_time IS NOT NULL
-        UNION ALL SELECT 'components with a status, metrics or costs', count(*)::int FROM components
-          WHERE status <> 'unknown' OR status_reason IS NOT NULL OR cost_per_minute IS NOT NULL
-             OR cost_total_30d IS NOT NULL OR jsonb_path_exists(properties, '$[*] ? (@.type != "url")')
+        UNION ALL SELECT 'components not made by a topology run, or with metrics or costs', count(*)::int FROM components c
+          WHERE cost_per_minute IS NOT NULL OR cost_total_30d IS NOT NULL
+             OR NOT EXISTS (SELECT 1 FROM job_history j WHERE j.name = 'TopologyRun' AND j.status = 'SUCCESS'
+                            AND j.resource_id = c.topology_id::text)
+        UNION ALL SELECT 'check links not made by a topology run', count(*)::int FROM check_component_relationships
+          WHERE selector_id NOT LIKE 'topology%'
         UNION ALL SELECT 'config items not found by a scraper run, or costed or deleted', count(*)::int FROM config_items
           WHERE scraper_id IS NULL OR last_scraped_time IS NULL OR cost_per_minute IS NOT NULL OR cost_total_30d IS NOT NULL
              OR deleted_at IS NOT NULL
@@ -187,7 +189,16 @@ for (const driver of testDrivers()) {
         { scraper: 'kubernetes-prod-eu-1', name: 'ConfigScraper', status: 'SUCCESS', success_count: 113 },
         { scraper: 'kubernetes-staging-us-1', name: 'ConfigScraper', status: 'SUCCESS', success_count: 49 },
       ]);
-      expect(await count('job_history')).toBe(3);
+      // and one run of each topology, whose components come from those items and the checks
+      const topologies = await db.query<{ topology: string; name: string; status: string }>(
+        `SELECT t.name AS topology, j.name, j.status FROM job_history j
+         JOIN topologies t ON t.id::text = j.resource_id ORDER BY t.name`,
+      );
+      expect(topologies.rows).toEqual([
+        { topology: 'production', name: 'TopologyRun', status: 'SUCCESS' },
+        { topology: 'staging', name: 'TopologyRun', status: 'SUCCESS' },
+      ]);
+      expect(await count('job_history')).toBe(5);
       // health comes from the scrapers' health expressions over the exported status
       const troubled = await db.query<{ type: string; name: string; health: string }>(
         `SELECT type, name, health FROM config_items WHERE health IN ('unhealthy', 'warning') AND type LIKE '%Pod'
@@ -240,9 +251,9 @@ for (const driver of testDrivers()) {
         `INSERT INTO event_queue (id, name, event_id) VALUES ('d3e30000-0000-0000-0000-00000000a002', 'notification.send', 'demo-notification-1')`,
       );
       expect(await seedDemo(db, { force: false })).toEqual({ seeded: true });
-      // the seeded run is gone; what is left are the three scraper runs of this seed
-      expect(await counts(['job_history', 'event_queue'])).toEqual({ job_history: 3, event_queue: 0 });
-      expect(await count(`job_history WHERE name <> 'ConfigScraper'`)).toBe(0);
+      // the seeded run is gone; what is left are the three scraper and two topology runs of this seed
+      expect(await counts(['job_history', 'event_queue'])).toEqual({ job_history: 5, event_queue: 0 });
+      expect(await count(`job_history WHERE name NOT IN ('ConfigScraper', 'TopologyRun')`)).toBe(0);
       expect(await count(`properties WHERE name = 'demo.targets'`)).toBe(1);
     });
 

@@ -63,7 +63,8 @@ function prodNamespace(ns: string, team: string | undefined, o: { hidden?: boole
 }
 
 const PRODUCTION = {
-  schedule: '@every 5m',
+  // checks that pass on their first run publish no event: the schedule picks their status up
+  schedule: '@every 2m',
   components: [
     {
       id: 'prod',

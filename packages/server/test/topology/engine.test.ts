@@ -416,7 +416,7 @@ for (const driver of testDrivers()) {
 
     it('refuses bad specs with a clear 400', async () => {
       const cases: [unknown, string][] = [
-        [{ components: [{ type: 'X' }] }, 'spec.components[0].name: a component needs a name (or a lookup)'],
+        [{ components: [{ type: 'X' }] }, 'spec.components[0].name is required'],
         [
           { components: [{ lookup: { configs: { types: ['X'] } } }] },
           'spec.components[0].template: a lookup needs a template: the component made per item',
