@@ -161,6 +161,54 @@ export async function writeComponents(
   };
 }
 
+interface LinkRow {
+  component_id: string;
+  target_id: string;
+  selector_id: string;
+  canary_id?: string;
+}
+
+/**
+ * One kind of engine-made link (selector `topology` or `topology:<selector>`) of a topology's
+ * components made to match `rows`: the links present are read once and compared here, so a run
+ * that changed nothing writes nothing; new ones are inserted (a soft-deleted one revived), gone
+ * ones soft-deleted.
+ */
+async function syncLinks(
+  tx: Queryable,
+  topologyId: string,
+  kind: { table: 'config_component_relationships' | 'check_component_relationships'; target: string; rows: LinkRow[] },
+): Promise<void> {
+  const { table, target } = kind;
+  const { rows: had } = await tx.query<LinkRow & { deleted: boolean }>(
+    `SELECT r.component_id, r.${target} AS target_id, r.selector_id, r.deleted_at IS NOT NULL AS deleted
+     FROM ${table} r JOIN components c ON c.id = r.component_id
+     WHERE c.topology_id = $1 AND (r.selector_id = 'topology' OR r.selector_id LIKE 'topology:%')`,
+    [topologyId],
+  );
+  const key = (r: LinkRow) => `${r.component_id}|${r.target_id}|${r.selector_id}`;
+  const live = new Set(had.filter((r) => !r.deleted).map(key));
+  const wanted = new Map(kind.rows.map((r) => [key(r), r]));
+  const add = [...wanted.values()].filter((r) => !live.has(key(r)));
+  const drop = had.filter((r) => !r.deleted && !wanted.has(key(r)));
+  const check = table === 'check_component_relationships';
+  if (add.length)
+    await tx.query(
+      `INSERT INTO ${table} (component_id, ${target}, selector_id${check ? ', canary_id' : ''})
+       SELECT x.component_id, x.target_id, x.selector_id${check ? ', x.canary_id' : ''}
+       FROM jsonb_to_recordset($1::jsonb) AS x(component_id uuid, target_id uuid, selector_id text, canary_id uuid)
+       ON CONFLICT (component_id, ${target}, selector_id) DO UPDATE SET deleted_at = NULL`,
+      [JSON.stringify(add)],
+    );
+  if (drop.length)
+    await tx.query(
+      `UPDATE ${table} r SET deleted_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS x(component_id uuid, target_id uuid, selector_id text)
+       WHERE r.component_id = x.component_id AND r.${target} = x.target_id AND r.selector_id = x.selector_id`,
+      [JSON.stringify(drop)],
+    );
+}
+
 /** The engine's links of this topology's components, made to match the spec. */
 async function writeLinks(
   tx: Queryable,
@@ -214,38 +262,16 @@ async function writeLinks(
     for (const t of c.teams) teamLinks.push({ component_id: id, team: t });
   }
 
-  const mine = `SELECT id FROM components WHERE topology_id = $1`;
-  const engineMade = `(r.selector_id = 'topology' OR r.selector_id LIKE 'topology:%')`;
-  await tx.query(
-    `INSERT INTO config_component_relationships (component_id, config_id, selector_id)
-     SELECT DISTINCT x.component_id, x.config_id, x.selector_id
-     FROM jsonb_to_recordset($1::jsonb) AS x(component_id uuid, config_id uuid, selector_id text)
-     ON CONFLICT (component_id, config_id, selector_id) DO UPDATE SET deleted_at = NULL
-       WHERE config_component_relationships.deleted_at IS NOT NULL`,
-    [JSON.stringify(configLinks)],
-  );
-  await tx.query(
-    `UPDATE config_component_relationships r SET deleted_at = now()
-     WHERE r.component_id IN (${mine}) AND ${engineMade} AND r.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($2::jsonb) AS x(component_id uuid, config_id uuid, selector_id text)
-                       WHERE x.component_id = r.component_id AND x.config_id = r.config_id AND x.selector_id = r.selector_id)`,
-    [topologyId, JSON.stringify(configLinks)],
-  );
-  await tx.query(
-    `INSERT INTO check_component_relationships (component_id, check_id, canary_id, selector_id)
-     SELECT DISTINCT x.component_id, x.check_id, x.canary_id, x.selector_id
-     FROM jsonb_to_recordset($1::jsonb) AS x(component_id uuid, check_id uuid, canary_id uuid, selector_id text)
-     ON CONFLICT (component_id, check_id, selector_id) DO UPDATE SET deleted_at = NULL
-       WHERE check_component_relationships.deleted_at IS NOT NULL`,
-    [JSON.stringify(checkLinks)],
-  );
-  await tx.query(
-    `UPDATE check_component_relationships r SET deleted_at = now()
-     WHERE r.component_id IN (${mine}) AND ${engineMade} AND r.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($2::jsonb) AS x(component_id uuid, check_id uuid, selector_id text)
-                       WHERE x.component_id = r.component_id AND x.check_id = r.check_id AND x.selector_id = r.selector_id)`,
-    [topologyId, JSON.stringify(checkLinks)],
-  );
+  await syncLinks(tx, topologyId, {
+    table: 'config_component_relationships',
+    target: 'config_id',
+    rows: configLinks.map((l) => ({ ...l, target_id: l.config_id })),
+  });
+  await syncLinks(tx, topologyId, {
+    table: 'check_component_relationships',
+    target: 'check_id',
+    rows: checkLinks.map((l) => ({ ...l, target_id: l.check_id })),
+  });
 
   const names = [...new Set(teamLinks.map((t) => t.team))];
   const { rows: teams } = names.length
@@ -259,19 +285,29 @@ async function writeLinks(
   const teamRows = teamLinks
     .filter((t) => teamId.has(t.team))
     .map((t) => ({ team_id: teamId.get(t.team), component_id: t.component_id }));
-  await tx.query(
-    `INSERT INTO team_components (team_id, component_id, role, selector_id)
-     SELECT DISTINCT x.team_id, x.component_id, 'owner', 'topology'
-     FROM jsonb_to_recordset($1::jsonb) AS x(team_id uuid, component_id uuid)
-     ON CONFLICT (team_id, component_id, selector_id) DO NOTHING`,
-    [JSON.stringify(teamRows)],
+  const { rows: had } = await tx.query<{ team_id: string; component_id: string }>(
+    `SELECT r.team_id, r.component_id FROM team_components r JOIN components c ON c.id = r.component_id
+     WHERE c.topology_id = $1 AND r.selector_id = 'topology'`,
+    [topologyId],
   );
-  await tx.query(
-    `DELETE FROM team_components r
-     WHERE r.component_id IN (${mine}) AND r.selector_id = 'topology'
-       AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($2::jsonb) AS x(team_id uuid, component_id uuid)
-                       WHERE x.team_id = r.team_id AND x.component_id = r.component_id)`,
-    [topologyId, JSON.stringify(teamRows)],
-  );
+  const key = (r: { team_id: unknown; component_id: unknown }) => `${r.team_id}|${r.component_id}`;
+  const wanted = new Set(teamRows.map(key));
+  const present = new Set(had.map(key));
+  const add = teamRows.filter((r) => !present.has(key(r)));
+  const drop = had.filter((r) => !wanted.has(key(r)));
+  if (add.length)
+    await tx.query(
+      `INSERT INTO team_components (team_id, component_id, role, selector_id)
+       SELECT DISTINCT x.team_id, x.component_id, 'owner', 'topology'
+       FROM jsonb_to_recordset($1::jsonb) AS x(team_id uuid, component_id uuid)
+       ON CONFLICT (team_id, component_id, selector_id) DO NOTHING`,
+      [JSON.stringify(add)],
+    );
+  if (drop.length)
+    await tx.query(
+      `DELETE FROM team_components r USING jsonb_to_recordset($1::jsonb) AS x(team_id uuid, component_id uuid)
+       WHERE r.team_id = x.team_id AND r.component_id = x.component_id AND r.selector_id = 'topology'`,
+      [JSON.stringify(drop)],
+    );
   return errors;
 }
