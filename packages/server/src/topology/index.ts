@@ -29,7 +29,7 @@ export interface TopologyEngineDeps {
 /** Writes of topologies through /api/db: statusExpr checks after the spec schema's (settings). */
 export const topologyWrites: readonly WriteRegistration[] = [{ table: 'topologies', check: validateTopologyWrite }];
 
-export const TOPOLOGY_STATUS_CONSUMER = 'topology.status';
+const TOPOLOGY_STATUS_CONSUMER = 'topology.status';
 const STATUS_EVENTS = [
   'check.passed',
   'check.failed',

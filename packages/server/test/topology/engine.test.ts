@@ -447,6 +447,9 @@ for (const driver of testDrivers()) {
           'spec.components[0].properties[0].type',
         ],
       ];
+      let deep: Record<string, unknown> = { name: 'leaf' };
+      for (let i = 0; i < 13; i++) deep = { name: `level-${i}`, components: [deep] };
+      cases.push([{ components: [deep] }, 'components nest deeper than 12 levels']);
       for (const [spec, message] of cases) {
         const res = await call('editor', 'POST', '/api/db/topologies', { name: 'bad', spec });
         expect(res.status, JSON.stringify(res.body)).toBe(400);

@@ -78,7 +78,7 @@ function properties(list: TopologyComponentSpec['properties']): ComponentPropert
 
 const str = (v: string | undefined): string | null => (v === undefined || v === '' ? null : v);
 
-export class SpecBuilder {
+class SpecBuilder {
   readonly out: DesiredComponent[] = [];
   readonly errors: string[] = [];
   private readonly seen = new Set<string>();

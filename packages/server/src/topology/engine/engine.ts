@@ -6,14 +6,14 @@
  * each is one job-history row (TopologyRun) whose details.summary holds added, updated,
  * unchanged, deleted and errors.
  */
-import { topologySpecSchema, type TopologySpec } from '@watchdeck/core';
+import { topologySpecProblems, topologySpecSchema, type TopologySpec } from '@watchdeck/core';
 import type { Db, Queryable } from '#server/db/index.ts';
 import { runJob } from '#server/jobs/index.ts';
 import type { JobContext } from '#server/jobs/job-history.ts';
 import { connectionByName, type SecretBox } from '#server/connections/index.ts';
 import { buildDesired } from './build.ts';
 import { writeComponents, type ReconcileCounts } from './reconcile.ts';
-import { rollupTopology } from './rollup.ts';
+import { lockTopology, rollupTopology } from './rollup.ts';
 
 export interface TopologyRow {
   id: string;
@@ -22,8 +22,8 @@ export interface TopologyRow {
   spec: Record<string, unknown>;
 }
 
-export const TOPOLOGY_JOB_NAME = 'TopologyRun';
-export const TOPOLOGY_RESOURCE_TYPE = 'topology';
+const TOPOLOGY_JOB_NAME = 'TopologyRun';
+const TOPOLOGY_RESOURCE_TYPE = 'topology';
 /** error messages kept in one run's job history; the counts stay exact */
 const MAX_ERRORS = 50;
 /** a run's lookups are stopped after this long */
@@ -37,12 +37,10 @@ export class TopologyEngine {
 
   /** One run of a topology (scheduled or Run now), counted in `job`. */
   async run(topology: TopologyRow, job: JobContext): Promise<ReconcileCounts> {
-    const parsed = topologySpecSchema.safeParse(topology.spec ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Error(`the spec is not valid: spec.${issue.path.join('.')}: ${issue.message}`);
-    }
-    const spec: TopologySpec = parsed.data;
+    // written before the schema existed, or behind the API's back: refused with the field named
+    const problems = topologySpecProblems(topology.spec ?? {});
+    if (problems.length) throw new Error(`the spec is not valid: ${problems.join('; ')}`);
+    const spec: TopologySpec = topologySpecSchema.parse(topology.spec ?? {});
     const signal = AbortSignal.timeout(RUN_TIMEOUT_MS);
     const built = await buildDesired(spec, topology.name, {
       q: this.db,
@@ -50,6 +48,7 @@ export class TopologyEngine {
       connection: (ref) => connectionByName(this.db, this.opts.box, ref),
     });
     const { counts, errors, rollupErrors } = await this.db.transaction(async (tx) => {
+      await lockTopology(tx, topology.id);
       const w = await writeComponents(tx, topology, built.components, { complete: built.complete });
       const r = await rollupTopology(tx, topology.id);
       return { ...w, rollupErrors: r.errors };

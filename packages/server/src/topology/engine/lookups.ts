@@ -38,7 +38,7 @@ const HTTP_TIMEOUT_MS = 30_000;
 const MAX_HTTP_BODY = 50 * 1024 * 1024;
 
 /** `k=v,k2=v2` as a map. */
-export function parseSelector(text: string | undefined): Record<string, string> {
+function parseSelector(text: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (text ?? '').split(',')) {
     const eq = part.indexOf('=');

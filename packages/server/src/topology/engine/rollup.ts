@@ -53,9 +53,17 @@ function countBy(items: Iterable<{ type: string; severity: string }>): Record<st
   return out;
 }
 
+/**
+ * One writer of a topology's components at a time, to the end of the transaction: a reconcile
+ * takes it before its first write and a roll-up before its first read, so a reconcile and a
+ * check's event never wait on each other's rows the other way round (a deadlock).
+ */
+export async function lockTopology(q: Queryable, topologyId: string): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext('topology:' || $1))`, [topologyId]);
+}
+
 export async function rollupTopology(q: Queryable, topologyId: string): Promise<RollupOutcome> {
-  // one roll-up of a topology at a time (a reconcile and a check's event may meet)
-  await q.query(`SELECT pg_advisory_xact_lock(hashtext('topology-rollup:' || $1))`, [topologyId]);
+  await lockTopology(q, topologyId);
   const { rows } = await q.query<Row>(
     `SELECT id, parent_id, name, type, labels, properties, status, status_reason, status_expr, summary
      FROM components WHERE topology_id = $1 AND deleted_at IS NULL`,

@@ -1,10 +1,11 @@
 /**
  * What the topology engine checks of a `topologies` write beyond the spec schema (settings
- * validates that first, with core's topologySpecSchema): every `statusExpr` compiles as CEL
+ * validates that first, with core's topologySpecSchema): components nest at most
+ * TOPOLOGY_MAX_DEPTH levels, and every `statusExpr` compiles as CEL
  * within the evaluator's cost limits, so a bad expression is a 400 naming its field at save time,
  * not a failed roll-up later.
  */
-import type { TopologyComponentSpec } from '@watchdeck/core';
+import { topologySpecProblems, type TopologyComponentSpec } from '@watchdeck/core';
 import { compile, costProblem } from '#server/cel/index.ts';
 
 class TopologySpecError extends Error {
@@ -35,7 +36,7 @@ function exprProblem(at: string, expr: unknown): string | undefined {
 }
 
 /** The statusExpr problems of a spec, each naming its field. */
-export function topologyExprProblems(spec: unknown): string[] {
+function topologyExprProblems(spec: unknown): string[] {
   if (!isObject(spec)) return [];
   const problems: string[] = [];
   const walk = (c: unknown, at: string) => {
@@ -65,7 +66,8 @@ export function validateTopologyWrite(_table: string, method: string, rawBody: u
   const problems: string[] = [];
   rows.forEach((row, i) => {
     if (!isObject(row) || !('spec' in row)) return;
-    const found = topologyExprProblems(row.spec);
+    // the schema's own problems were answered by settings first: what is left is nesting depth
+    const found = [...topologySpecProblems(row.spec), ...topologyExprProblems(row.spec)];
     problems.push(...(rows.length > 1 ? found.map((p) => `[${i}] ${p}`) : found));
   });
   if (problems.length) throw new TopologySpecError(problems);
