@@ -252,6 +252,22 @@ export function topologySpecProblems(spec: unknown, prefix = 'spec'): string[] {
       else problems.push(`${field}: ${issue.message}`);
     }
   else {
+    // the root's own fields describe the root component, which only a spec with a type has
+    if (!r.data.type)
+      for (const f of [
+        'id',
+        'title',
+        'description',
+        'labels',
+        'properties',
+        'logs',
+        'checks',
+        'configs',
+        'teams',
+        'statusExpr',
+      ] as const)
+        if (r.data[f] !== undefined)
+          problems.push(`${prefix}.${f}: only used with ${prefix}.type (the root component)`);
     const depth = (list: TopologyComponentSpec[] | undefined, d: number, at: string) => {
       if (!list) return;
       if (d > TOPOLOGY_MAX_DEPTH) problems.push(`${at}: components nest deeper than ${TOPOLOGY_MAX_DEPTH} levels`);

@@ -447,6 +447,7 @@ for (const driver of testDrivers()) {
           'spec.components[0].properties[0].type',
         ],
       ];
+      cases.push([{ configs: [{ types: ['X'] }], components: [] }, 'spec.configs: only used with spec.type']);
       let deep: Record<string, unknown> = { name: 'leaf' };
       for (let i = 0; i < 13; i++) deep = { name: `level-${i}`, components: [deep] };
       cases.push([{ components: [deep] }, 'components nest deeper than 12 levels']);
