@@ -149,8 +149,15 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     features: ['playbooks'],
     load: () => import('../features/playbooks/routes/run-detail-page.tsx').then((m) => m.RunDetailPage),
   },
+  // The topology dashboard (seed 002 section 2.7): the roots, or one component's children.
   {
     path: 'topology',
+    resource: 'topologies',
+    features: ['topology'],
+    load: () => import('../features/topology/routes/topology-page.tsx').then((m) => m.TopologyPage),
+  },
+  {
+    path: 'topology/:id',
     resource: 'topologies',
     features: ['topology'],
     load: () => import('../features/topology/routes/topology-page.tsx').then((m) => m.TopologyPage),
