@@ -56,14 +56,13 @@ export function findComponent(list: readonly TopologyComponent[], id: string): T
 }
 
 /**
- * What `/topology/{id}` shows: the component's children; a component without children shows
- * itself. The listing answers the component with its children nested (or, flattened, beside it).
+ * What `/topology/{id}` answers: the component itself and its children. The listing gives the
+ * component with its children nested, or (flattened) the matches beside it.
  */
 export function cardsFor(data: TopologyResponse | undefined, id: string | undefined) {
   if (!data) return { self: undefined, cards: [] as TopologyComponent[] };
   if (!id) return { self: undefined, cards: data.components };
   const self = findComponent(data.components, id);
   const beside = data.components.filter((c) => c.id !== id);
-  const children = beside.length ? beside : (self?.components ?? []);
-  return { self, cards: children.length ? children : self ? [self] : [] };
+  return { self, cards: beside.length ? beside : (self?.components ?? []) };
 }

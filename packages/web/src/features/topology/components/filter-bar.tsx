@@ -7,9 +7,6 @@ import { useAgents, useComponentLabels } from '../api/lookups.ts';
 import { ALL } from '../lib/constants.ts';
 import { STANDARD_SORTS, type TopologySort } from '../lib/sort.ts';
 
-/** The dashboard's filters, as URL parameters (the names `GET /api/topology` takes). */
-export const FILTER_PARAMS = ['status', 'type', 'team', 'labels', 'agent_id'] as const;
-
 function Select({
   label,
   value,

@@ -49,10 +49,20 @@ export function TopologyPage() {
     hidden: showHidden,
   };
   const topology = useTopology(query);
-  const { self, cards } = useMemo(() => cardsFor(topology.data, id), [topology.data, id]);
-  // the sidebar shows the component even when the filters leave it out of the cards
-  const unfiltered = useTopology({ id, hidden: true }, { enabled: !!id && !self && !topology.isPending });
-  const selected = self ?? (id ? cardsFor(unfiltered.data, id).self : undefined);
+  const main = useMemo(() => cardsFor(topology.data, id), [topology.data, id]);
+  // The whole component (no filters) when the filtered answer leaves it out or has no children:
+  // the sidebar still shows it, and a component without any children shows itself as its card
+  // (filters that match none of its children show the empty state instead).
+  const needWhole = !!id && !!topology.data && (!main.self || main.cards.length === 0);
+  const whole = useTopology({ id, hidden: true }, { enabled: needWhole });
+  const wholeCards = useMemo(() => cardsFor(whole.data, id), [whole.data, id]);
+  const selected = main.self ?? wholeCards.self;
+  const isLeaf = needWhole && !!whole.data && wholeCards.cards.length === 0;
+  const cards = useMemo(
+    () => (main.cards.length ? main.cards : isLeaf && selected ? [selected] : []),
+    [main.cards, isLeaf, selected],
+  );
+  const settled = !!topology.data && (!needWhole || !!whole.data || !!whole.error);
 
   const headlineProperties = useMemo(() => {
     const names = new Set<string>();
@@ -102,7 +112,7 @@ export function TopologyPage() {
           </div>
         )}
         {topology.error && <ErrorAlert error={topology.error} />}
-        {topology.data && !cards.length && (
+        {settled && !cards.length && (
           <p className="py-12 text-center text-sm text-gray-500" data-testid="topology-empty">
             {EMPTY_MESSAGE}
           </p>
