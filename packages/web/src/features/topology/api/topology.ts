@@ -1,43 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TopologyComponent, TopologyResponse } from '@watchdeck/core';
 import { apiRequest } from '#web/lib/http.ts';
-
-/** The inputs of `GET /api/topology` (seed 002 section 7.2) the dashboard sends. */
-export interface TopologyParams {
-  id?: string;
-  status?: string;
-  type?: string;
-  team?: string;
-  labels?: string;
-  agent_id?: string;
-  sortBy?: string;
-  sortOrder?: 'asc' | 'desc';
-  hidden?: boolean;
-}
-
-/** The query string: empty and 'All' values are left out; a chosen type lists flat. */
-export function topologySearch(p: TopologyParams): string {
-  const q = new URLSearchParams();
-  const put = (k: string, v: string | undefined) => {
-    if (v && v !== 'All') q.set(k, v);
-  };
-  put('id', p.id);
-  put('status', p.status);
-  put('type', p.type);
-  put('team', p.team);
-  put('labels', p.labels);
-  put('agent_id', p.agent_id);
-  put('sortBy', p.sortBy);
-  put('sortOrder', p.sortOrder);
-  if (p.type && p.type !== 'All') q.set('flatten', 'true');
-  if (p.hidden) q.set('hidden', 'true');
-  return q.toString();
-}
+import { topologySearch, type TopologyParams } from './params.ts';
+import { takePreloaded } from './preload.ts';
 
 const topologyQuery = (p: TopologyParams) =>
   queryOptions({
     queryKey: ['topology', 'list', topologySearch(p)],
-    queryFn: ({ signal }) => apiRequest<TopologyResponse>(`/topology?${topologySearch(p)}`, { signal }),
+    queryFn: ({ signal }) =>
+      takePreloaded(topologySearch(p)) ?? apiRequest<TopologyResponse>(`/topology?${topologySearch(p)}`, { signal }),
   });
 
 /** The listing for the dashboard; the previous answer stays on screen while filters change. */

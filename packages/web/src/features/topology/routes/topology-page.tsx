@@ -1,7 +1,6 @@
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { TopologyComponent } from '@watchdeck/core';
-import { LinkToIncidentDialog } from '#web/components/link-to-incident/index.ts';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { PageTitle } from '#web/components/ui/page-title.tsx';
 import { Spinner } from '#web/components/ui/spinner.tsx';
@@ -10,14 +9,26 @@ import { useLocalStorage } from '#web/lib/storage.ts';
 import { cardsFor, useTopology } from '../api/topology.ts';
 import { TopologyBreadcrumb } from '../components/breadcrumb.tsx';
 import { CardGrid } from '../components/card-grid.tsx';
-import { ComponentSidebar } from '../components/component-sidebar.tsx';
 import { FilterBar } from '../components/filter-bar.tsx';
-import { LinkCatalogModal } from '../components/link-catalog-modal.tsx';
 import { PreferencesMenu } from '../components/preferences.tsx';
-import { SnapshotModal } from '../components/snapshot-modal.tsx';
 import { CARD_WIDTH_MAX, CARD_WIDTH_MIN, DEFAULT_CARD_WIDTH, EMPTY_MESSAGE, STORAGE_KEYS } from '../lib/constants.ts';
 import { drillDownPath } from '../lib/links.ts';
 import { useTopologySort } from '../lib/sort.ts';
+
+// The sidebar and the dialogs (forms, the playbook runner, the incident linker) load after the
+// cards: the first cards of a large topology need none of their code.
+const ComponentSidebar = lazy(() =>
+  import('../components/component-sidebar.tsx').then((m) => ({ default: m.ComponentSidebar })),
+);
+const SnapshotModal = lazy(() =>
+  import('../components/snapshot-modal.tsx').then((m) => ({ default: m.SnapshotModal })),
+);
+const LinkCatalogModal = lazy(() =>
+  import('../components/link-catalog-modal.tsx').then((m) => ({ default: m.LinkCatalogModal })),
+);
+const LinkToIncidentDialog = lazy(() =>
+  import('#web/components/link-to-incident/index.ts').then((m) => ({ default: m.LinkToIncidentDialog })),
+);
 
 const clampWidth = (w: unknown) =>
   typeof w === 'number' && Number.isFinite(w)
@@ -123,25 +134,35 @@ export function TopologyPage() {
       </div>
       {selected && (
         <div className="flex w-[340px] shrink-0 xl:w-[420px]">
-          <ComponentSidebar
-            key={selected.id}
-            component={selected}
-            onSnapshot={() => setSnapshotOf(selected)}
-            onLinkCatalog={() => setLinkOf(selected)}
-          />
+          <Suspense
+            fallback={
+              <div className="flex w-full justify-center border-l border-gray-200 bg-white p-6" role="status">
+                <Spinner />
+              </div>
+            }
+          >
+            <ComponentSidebar
+              key={selected.id}
+              component={selected}
+              onSnapshot={() => setSnapshotOf(selected)}
+              onLinkCatalog={() => setLinkOf(selected)}
+            />
+          </Suspense>
         </div>
       )}
-      <SnapshotModal component={snapshotOf} onClose={() => setSnapshotOf(undefined)} />
-      <LinkCatalogModal component={linkOf} onClose={() => setLinkOf(undefined)} />
-      {incidentOf && (
-        <LinkToIncidentDialog
-          open
-          onOpenChange={(o) => !o && setIncidentOf(undefined)}
-          title="Link to Incident"
-          target={{ type: 'topology', component_id: incidentOf.id, evidence: { componentName: incidentOf.name } }}
-          defaultDescription={`${incidentOf.type ?? 'Component'} ${incidentOf.name}`}
-        />
-      )}
+      <Suspense fallback={null}>
+        {snapshotOf && <SnapshotModal component={snapshotOf} onClose={() => setSnapshotOf(undefined)} />}
+        {linkOf && <LinkCatalogModal component={linkOf} onClose={() => setLinkOf(undefined)} />}
+        {incidentOf && (
+          <LinkToIncidentDialog
+            open
+            onOpenChange={(o) => !o && setIncidentOf(undefined)}
+            title="Link to Incident"
+            target={{ type: 'topology', component_id: incidentOf.id, evidence: { componentName: incidentOf.name } }}
+            defaultDescription={`${incidentOf.type ?? 'Component'} ${incidentOf.name}`}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }
