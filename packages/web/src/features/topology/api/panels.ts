@@ -72,7 +72,7 @@ export interface ComponentInsight {
   config_name: string;
 }
 
-export interface PanelData<T> {
+interface PanelData<T> {
   rows: T[];
   total: number;
 }
