@@ -322,6 +322,23 @@ describe.each([1440, 1024])('topology dashboard at %i px', (width) => {
     await poll(() => page.getByRole('dialog', { name: 'Link to Incident' }).count()).toBe(0);
   });
 
+  it('hides the Incidents panel and Link to Incident when the incidents feature is disabled', async () => {
+    await api('properties', { method: 'POST', body: JSON.stringify({ name: 'incidents.disable', value: 'true' }) });
+    try {
+      await page.goto(`${baseUrl()}/topology/${fx.alpha.id}`);
+      const sidebar = page.getByTestId('component-sidebar');
+      await poll(() => sidebar.getByRole('region', { name: 'Checks', exact: true }).count()).toBe(1);
+      expect(await sidebar.getByRole('region', { name: 'Incidents', exact: true }).count()).toBe(0);
+      expect(await sidebar.getByRole('button', { name: 'Link to Incident' }).count()).toBe(0);
+      await page.getByRole('button', { name: `Actions for ${fx.child.name}` }).click();
+      await poll(() => page.getByRole('menuitem', { name: 'Snapshot' }).count()).toBe(1);
+      expect(await page.getByRole('menuitem', { name: 'Link to Incident' }).count()).toBe(0);
+      await page.keyboard.press('Escape');
+    } finally {
+      await api('properties/incidents.disable', { method: 'DELETE' });
+    }
+  });
+
   it('downloads a snapshot zip and reports a failed one', async () => {
     await page.goto(`${baseUrl()}/topology/${fx.alpha.id}`);
     const sidebar = page.getByTestId('component-sidebar');

@@ -60,11 +60,11 @@ function Details({
     <Panel title="Details">
       <div className="space-y-3">
         <div className="flex flex-wrap gap-2">
-          <Button size="sm" onClick={onSnapshot}>
+          <Button onClick={onSnapshot}>
             <Download size={14} aria-hidden /> Snapshot
           </Button>
           <AccessGuard resource="topologies" action="write">
-            <Button size="sm" onClick={onLinkCatalog}>
+            <Button onClick={onLinkCatalog}>
               <Link2 size={14} aria-hidden /> Link to Catalog
             </Button>
           </AccessGuard>
