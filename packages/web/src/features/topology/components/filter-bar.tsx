@@ -28,7 +28,7 @@ function Select({
         id={id}
         value={value}
         onChange={(e) => onChange(e.target.value)}
-        className="h-8 max-w-36 rounded-md border border-gray-300 bg-white px-2 text-sm text-gray-800 focus-visible:outline-2 focus-visible:outline-blue-600"
+        className="h-8 max-w-32 rounded-md border border-gray-300 bg-white px-2 text-sm text-gray-800 focus-visible:outline-2 focus-visible:outline-blue-600"
       >
         {children}
       </select>
@@ -78,7 +78,7 @@ export function FilterBar({
   const sortLabel = (v: string) => STANDARD_SORTS.find((s) => s.value === v)?.label ?? v;
 
   return (
-    <div className="flex flex-wrap items-center gap-x-4 gap-y-2" role="group" aria-label="Filters">
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-2" role="group" aria-label="Filters">
       <Select label="Health" value={get('status')} onChange={set('status')}>
         <option value={ALL}>{ALL}</option>
         {COMPONENT_STATUSES.map((s) => (
