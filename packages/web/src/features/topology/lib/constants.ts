@@ -29,6 +29,7 @@ export const USAGE_RED_ABOVE = 0.7;
 
 export const EMPTY_MESSAGE = 'There are no components matching this criteria';
 export const NOT_FOUND_MESSAGE = 'Component not found';
+export const MULTIPLE_MESSAGE = 'Response has multiple components for the id.';
 export const SNAPSHOT_ERROR = 'Error downloading file';
 export const LINK_SUCCESS = 'config link successful';
 export const UNLINK_SUCCESS = 'Deleted config link successfully';

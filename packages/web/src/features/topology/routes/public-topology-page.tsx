@@ -1,11 +1,13 @@
+import { useEffect } from 'react';
 import { useParams, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
 import { ErrorAlert } from '#web/components/ui/error-alert.tsx';
 import { FullPageLoader } from '#web/components/ui/full-page-state.tsx';
 import { PageTitle } from '#web/components/ui/page-title.tsx';
 import { ApiError } from '#web/lib/http.ts';
 import { cardsFor, useTopology } from '../api/topology.ts';
 import { TopologyCard } from '../components/topology-card.tsx';
-import { CARD_SIZES, NOT_FOUND_MESSAGE, type CardSize } from '../lib/constants.ts';
+import { CARD_SIZES, MULTIPLE_MESSAGE, NOT_FOUND_MESSAGE, type CardSize } from '../lib/constants.ts';
 
 const isSize = (v: string | null): v is CardSize => !!v && (CARD_SIZES as readonly string[]).includes(v);
 
@@ -20,6 +22,11 @@ export function PublicTopologyPage() {
   const size: CardSize = isSize(sizeParam) ? sizeParam : 'extra_large';
   const topology = useTopology({ id }, { enabled: !!id });
   const self = cardsFor(topology.data, id).self;
+  // one id answers one component (seed 002 section 8 warns when it does not)
+  const multiple = (topology.data?.components.length ?? 0) > 1;
+  useEffect(() => {
+    if (multiple) toast.warning(MULTIPLE_MESSAGE);
+  }, [multiple]);
   // an id that is no component (400) or unknown (404, or an empty answer) is not found
   const notFound =
     !id ||
