@@ -18,6 +18,7 @@ import { metricsScrape } from './metrics-scrape.ts';
 import { playbookDrain, playbookRunList } from './playbooks.ts';
 import { notificationsFanout } from './notifications-fanout.ts';
 import { topologyReconcilePg, topologyReconcilePglite } from './topology-reconcile.ts';
+import { topologyPageRender } from './topology-page-render.ts';
 
 export interface Scenario {
   name: string;
@@ -51,4 +52,5 @@ export const scenarios: Scenario[] = [
   notificationsFanout,
   topologyReconcilePg,
   topologyReconcilePglite,
+  topologyPageRender,
 ];

@@ -104,7 +104,7 @@ describe('account pages', () => {
     const { context, page } = await fresh();
     await page.goto(`${base}/login`);
     await signIn(page, ADMIN.email, ADMIN.password);
-    await poll(() => path(page)).toBe('/health');
+    await poll(() => path(page)).toBe('/topology');
     expect(await whoamiStatus(page)).toBe(200);
     await page.getByRole('button', { name: 'User menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -137,7 +137,7 @@ describe('account pages', () => {
     const { context, page } = await fresh();
     await page.goto(`${base}/login`);
     await signIn(page, ADMIN.email, ADMIN.password);
-    await poll(() => path(page)).toBe('/health');
+    await poll(() => path(page)).toBe('/topology');
     await page.goto(`${base}/login?refresh=true&return_to=/profile-settings`);
     await poll(() => heading(page)).toBe('Confirm Action');
     await poll(() =>
@@ -178,7 +178,7 @@ describe('account pages', () => {
       page.getByRole('status').filter({ hasText: 'You successfully verified your email address.' }).count(),
     ).toBe(1);
     await page.getByRole('link', { name: 'Continue' }).click();
-    await poll(() => path(page)).toBe('/health');
+    await poll(() => path(page)).toBe('/topology');
     await page.getByRole('button', { name: 'User menu' }).click();
     await poll(() => page.getByRole('menu').textContent()).toContain('Rita Reg');
     await context.close();
@@ -239,7 +239,7 @@ describe('account pages', () => {
     await signIn(page, 'carl@example.com', PASSWORD);
     await poll(() => page.getByRole('alert').filter({ hasText: 'credentials are invalid' }).count()).toBe(1);
     await signIn(page, 'carl@example.com', 'a completely fresh passphrase');
-    await poll(() => path(page)).toBe('/health');
+    await poll(() => path(page)).toBe('/topology');
     await context.close();
   });
 
@@ -385,7 +385,7 @@ describe('account pages', () => {
     await poll(() => heading(other)).toBe('Two-Factor Authentication');
     await other.getByLabel('Backup recovery code').fill(first);
     await other.getByRole('button', { name: 'Use backup recovery code' }).click();
-    await poll(() => path(other)).toBe('/health');
+    await poll(() => path(other)).toBe('/topology');
     await context.close();
   });
 
@@ -422,7 +422,7 @@ describe('account pages', () => {
     await signIn(page, 'kim@example.com', PASSWORD);
     await poll(() => heading(page)).toBe('Two-Factor Authentication');
     await page.getByRole('button', { name: 'Use security key' }).click();
-    await poll(() => path(page)).toBe('/health');
+    await poll(() => path(page)).toBe('/topology');
     expect((await page.request.get(`${local}/api/auth/whoami`)).status()).toBe(200);
 
     // and removes the key again
@@ -452,7 +452,7 @@ describe('account pages', () => {
     await screenshot(p2, 'account-flow-restarted');
     // and the fresh flow works
     await signIn(p2, ADMIN.email, ADMIN.password);
-    await poll(() => path(p2)).toBe('/health');
+    await poll(() => path(p2)).toBe('/topology');
     await other.close();
 
     // an unknown flow id in the address just starts a new flow
@@ -504,7 +504,7 @@ describe('account pages', () => {
     await poll(() => new URL(page.url()).searchParams.get('flow')).not.toBe(id);
     await screenshot(page, 'account-flow-expired');
     await signIn(page, ADMIN.email, ADMIN.password);
-    await poll(() => path(page)).toBe('/health');
+    await poll(() => path(page)).toBe('/topology');
     await context.close();
   });
 
@@ -516,7 +516,7 @@ describe('account pages', () => {
     );
     await poll(() => new URL(page.url()).searchParams.get('flow')).toMatch(/^[0-9a-f-]{36}$/);
     await signIn(page, ADMIN.email, ADMIN.password);
-    await poll(() => path(page)).toBe('/health');
+    await poll(() => path(page)).toBe('/topology');
     await context.close();
   });
 });

@@ -27,8 +27,9 @@ describe('console shell', () => {
     await poll(() => page.getByRole('button', { name: 'Refresh' }).count()).toBe(1);
     await poll(() => nav.getByRole('link', { name: 'Catalog' }).count()).toBe(1);
     await poll(() => nav.getByRole('link', { name: 'Playbooks' }).count()).toBe(1);
-    // no engine behind them yet: Dashboard (topology), Logs
-    for (const name of ['Dashboard', 'Logs']) {
+    await poll(() => nav.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/topology');
+    // no engine behind it yet: Logs
+    for (const name of ['Logs']) {
       expect(await nav.getByRole('link', { name }).count()).toBe(0);
     }
     if ((await nav.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded')) === 'false')
@@ -36,7 +37,8 @@ describe('console shell', () => {
     await poll(() => nav.getByRole('link', { name: 'Canaries' }).count()).toBe(1);
     expect(await nav.getByRole('link', { name: 'Config Scrapers' }).getAttribute('href')).toBe('/catalog/scrapers');
     expect(await nav.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe('/notifications');
-    for (const name of ['Topologies', 'Log Backends', 'Agents']) {
+    expect(await nav.getByRole('link', { name: 'Topologies' }).getAttribute('href')).toBe('/settings/topologies');
+    for (const name of ['Log Backends', 'Agents']) {
       expect(await nav.getByRole('link', { name }).count()).toBe(0);
     }
     await screenshot(page, 'shell');
@@ -111,7 +113,7 @@ describe('console shell', () => {
     if (auth.authMode !== 'none') return; // E2E_AUTH=kratos: account.e2e.ts covers the pages
     for (const path of ['/login', '/login?return_to=%2Fincidents', '/recovery', '/registration']) {
       await page.goto(`${baseUrl()}${path}`);
-      await poll(() => new URL(page.url()).pathname, 15_000, path).toBe('/health');
+      await poll(() => new URL(page.url()).pathname, 15_000, path).toBe('/topology');
       await poll(() => sidebar().count(), 15_000, path).toBe(1);
       expect(await page.getByText('Not Found').count(), path).toBe(0);
     }
@@ -123,9 +125,9 @@ describe('console shell', () => {
     await poll(() => sidebar().count()).toBe(1);
   });
 
-  it('redirects / to /health (the Dashboard has no engine yet) and /configs to /catalog', async () => {
+  it('redirects / to /topology (seed 002 section 2.1) and /configs to /catalog', async () => {
     await page.goto(`${baseUrl()}/`);
-    await page.waitForURL('**/health');
+    await page.waitForURL('**/topology');
     await page.goto(`${baseUrl()}/configs`);
     await page.waitForURL('**/catalog');
   });

@@ -79,17 +79,18 @@ describe('sidebar', () => {
     }
   });
 
-  it('leaves out the screens of engines not built yet: Dashboard, Logs and their settings', () => {
+  it('leaves out the screens of engines not built yet: Logs, Agents and their settings', () => {
     renderSidebar();
-    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Catalog', 'Playbooks', 'Settings']);
+    expect(mainLabels()).toEqual(['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks', 'Settings']);
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
       .map((a) => a.textContent);
-    for (const label of ['Topologies', 'Log Backends', 'Agents']) {
+    for (const label of ['Log Backends', 'Agents']) {
       expect(settings).not.toContain(label);
     }
     for (const label of [
+      'Topologies',
       'Canaries',
       'Config Scrapers',
       'Connections',
@@ -101,7 +102,7 @@ describe('sidebar', () => {
     ]) {
       expect(settings).toContain(label);
     }
-    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs', 'topology']);
+    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs']);
   });
 
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {
@@ -340,7 +341,7 @@ describe('routes', () => {
       const router = renderApp('/error/abc', (url) =>
         url.includes('/api/auth/errors/') ? new Response('{}', { status }) : api()(url),
       );
-      await waitFor(() => expect(router.state.location.pathname).toBe('/health'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/topology'));
       cleanup();
     }
     renderApp('/error/abc', (url) =>
@@ -407,9 +408,9 @@ describe('routes', () => {
     expect(router.state.location.pathname).toBe('/no/such/page');
   });
 
-  it('redirects / to /health (the first screen of the nav while topology has no engine) and /configs to /catalog', async () => {
+  it('redirects / to /topology (seed 002 section 2.1) and /configs to /catalog', async () => {
     const router = renderApp('/', api());
-    await waitFor(() => expect(router.state.location.pathname).toBe('/health'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/topology'));
     cleanup();
     const r2 = renderApp('/configs', api());
     await waitFor(() => expect(r2.state.location.pathname).toBe('/catalog'));

@@ -49,7 +49,7 @@ export interface NavItem {
  * when its engine lands and its items come back.
  */
 export type Engine = 'topology' | 'catalog' | 'logs' | 'playbooks' | 'notifications' | 'agents';
-export const ENGINES_NOT_BUILT: ReadonlySet<Engine> = new Set<Engine>(['topology', 'logs', 'agents']);
+export const ENGINES_NOT_BUILT: ReadonlySet<Engine> = new Set<Engine>(['logs', 'agents']);
 
 export interface NavGroup {
   label: string;
@@ -217,8 +217,8 @@ export function visibleNavigation(ctx: NavContext, nav: readonly NavEntry[] = NA
 }
 
 /**
- * Where / goes: the first screen of the navigation this user sees. The seed's home is the topology
- * Dashboard; until the topology engine lands that is Health.
+ * Where / goes: the first screen of the navigation this user sees: the topology Dashboard (seed
+ * 002 section 2.1: / redirects to /topology), else the next screen this user may open.
  */
 export function homePath(ctx: NavContext, nav: readonly NavEntry[] = NAVIGATION): string {
   for (const entry of visibleNavigation(ctx, nav)) {

@@ -70,6 +70,14 @@ export const routes: RouteObject[] = [
       { path: 'error', element: <ErrorPage /> },
       { path: 'error/:id', element: <FlowErrorPage /> },
       ...ACCOUNT_ROUTES,
+      // The public topology view is shown without waiting for the feature flags (seed 002
+      // section 2.1): outside the session loader and the shell.
+      {
+        path: 'view/topology/:id',
+        lazy: async () => ({
+          Component: (await import('../features/topology/routes/public-topology-page.tsx')).PublicTopologyPage,
+        }),
+      },
       {
         element: <SessionLayout />,
         children: [

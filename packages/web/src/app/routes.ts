@@ -2,6 +2,7 @@ import { matchPath } from 'react-router';
 import { createElement, type ComponentType } from 'react';
 import { SETTINGS_RESOURCES } from '../features/settings-resources/resources.ts';
 import { preloadHealthSummary } from '../features/health/api/preload.ts';
+import { preloadTopology } from '../features/topology/api/preload.ts';
 
 /**
  * The screens that exist, one entry per route. The router is built from this list and the
@@ -149,12 +150,17 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     features: ['playbooks'],
     load: () => import('../features/playbooks/routes/run-detail-page.tsx').then((m) => m.RunDetailPage),
   },
-  {
-    path: 'topology',
+  // The topology dashboard (seed 002 section 2.7): the roots, or one component's children.
+  ...['topology', 'topology/:id'].map((path): FeatureRoute => ({
+    path,
     resource: 'topologies',
     features: ['topology'],
-    load: () => import('../features/topology/routes/topology-page.tsx').then((m) => m.TopologyPage),
-  },
+    load: () => {
+      // the listing call starts with the page's code, not after it (features/topology/api/preload.ts)
+      preloadTopology(window.location.pathname, window.location.search);
+      return import('../features/topology/routes/topology-page.tsx').then((m) => m.TopologyPage);
+    },
+  })),
   // The catalog (seed 002 sections 2.1-2.6); static paths rank above /catalog/:id.
   {
     path: 'catalog',

@@ -1,1 +1,1 @@
-export { AttachAsEvidenceButton } from './link-to-incident-dialog.tsx';
+export { AttachAsEvidenceButton, LinkToIncidentDialog } from './link-to-incident-dialog.tsx';

@@ -264,13 +264,19 @@ export function LinkToIncidentDialog({
  * 'Attach as Evidence': needs write on incidents and is hidden when the incidents feature is
  * disabled. Opens the Link to Incident dialog for `target`.
  */
-export function AttachAsEvidenceButton(props: Omit<LinkToIncidentDialogProps, 'open' | 'onOpenChange'>) {
+export function AttachAsEvidenceButton({
+  label = 'Attach as Evidence',
+  ...props
+}: Omit<LinkToIncidentDialogProps, 'open' | 'onOpenChange'> & {
+  /** the button's text ('Link to Incident' on a topology component) */
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <FeatureGuard feature="incidents">
       <AccessGuard resource="incident" action="write">
         <Button onClick={() => setOpen(true)}>
-          <Paperclip size={14} aria-hidden /> Attach as Evidence
+          <Paperclip size={14} aria-hidden /> {label}
         </Button>
         {open && <LinkToIncidentDialog open={open} onOpenChange={setOpen} {...props} />}
       </AccessGuard>
