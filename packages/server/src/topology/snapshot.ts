@@ -34,7 +34,8 @@ export const SNAPSHOT_LIMITS = {
   configChanges: 50_000,
   incidents: 1000,
   bytesPerFile: 64 * 1024 * 1024,
-} as const;
+};
+type SnapshotLimits = typeof SNAPSHOT_LIMITS;
 const PAGE = 1000;
 const CONFIG_PAGE = 50;
 /** the range when `start` is not given: the last 2 days, the seeds' default for changes and job history */
@@ -136,18 +137,18 @@ interface FileStats {
 async function* jsonArray(
   rows: AsyncIterable<unknown>,
   stats: FileStats,
-  maxRows: number,
+  max: { rows: number; bytes: number },
   onError: (err: unknown) => void,
 ): AsyncGenerator<string> {
   yield '[';
   try {
     for await (const row of rows) {
-      if (stats.rows >= maxRows) {
+      if (stats.rows >= max.rows) {
         stats.truncated = true;
         break;
       }
       const text = JSON.stringify(row);
-      if (stats.bytes + text.length > SNAPSHOT_LIMITS.bytesPerFile) {
+      if (stats.bytes + text.length > max.bytes) {
         stats.truncated = true;
         break;
       }
@@ -199,8 +200,17 @@ interface SnapshotFile {
 export function snapshotArchive(
   db: Db,
   scope: SnapshotScope,
-  opts: { start: Date; end: Date; related: boolean; signal: AbortSignal; log: (err: unknown) => void },
+  opts: {
+    start: Date;
+    end: Date;
+    related: boolean;
+    signal: AbortSignal;
+    log: (err: unknown) => void;
+    /** SNAPSHOT_LIMITS unless given (tests) */
+    limits?: Partial<Omit<SnapshotLimits, 'components' | 'related'>>;
+  },
 ): ZipArchive {
+  const lim = { ...SNAPSHOT_LIMITS, ...opts.limits };
   const archive = new ZipArchive({ zlib: { level: 6 } });
   const { ids } = scope;
   const range = [opts.start, opts.end];
@@ -215,7 +225,7 @@ export function snapshotArchive(
     },
     {
       name: 'checks.json',
-      limit: SNAPSHOT_LIMITS.checks,
+      limit: lim.checks,
       rows: async function* () {
         const { rows } = await db.query<{ id: string }>(
           `SELECT ch.id, ch.canary_id, ca.name AS canary_name, ch.name, ch.type, ch.status, ch.severity, ch.description,
@@ -225,16 +235,16 @@ export function snapshotArchive(
            JOIN checks ch ON ch.id = r.check_id
            LEFT JOIN canaries ca ON ca.id = ch.canary_id
            WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL AND ch.deleted_at IS NULL
-           GROUP BY ch.id, ca.name ORDER BY ch.name, ch.id LIMIT ${SNAPSHOT_LIMITS.checks + 1}`,
+           GROUP BY ch.id, ca.name ORDER BY ch.name, ch.id LIMIT ${lim.checks + 1}`,
           [ids],
         );
-        checkIds = rows.slice(0, SNAPSHOT_LIMITS.checks).map((r) => r.id);
+        checkIds = rows.slice(0, lim.checks).map((r) => r.id);
         yield* rows;
       },
     },
     {
       name: 'check_statuses.json',
-      limit: SNAPSHOT_LIMITS.checkStatuses,
+      limit: lim.checkStatuses,
       rows: () =>
         keyset(async (cursor) => {
           if (!checkIds.length) return [];
@@ -256,16 +266,16 @@ export function snapshotArchive(
     },
     {
       name: 'configs.json',
-      limit: SNAPSHOT_LIMITS.configs,
+      limit: lim.configs,
       rows: async function* () {
         const { rows } = await db.query<{ id: string; component_ids: string[] }>(
           `SELECT r.config_id AS id, array_agg(DISTINCT r.component_id) AS component_ids, min(ci.name) AS name
            FROM config_component_relationships r JOIN config_items ci ON ci.id = r.config_id
            WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL
-           GROUP BY r.config_id ORDER BY min(ci.name), r.config_id LIMIT ${SNAPSHOT_LIMITS.configs + 1}`,
+           GROUP BY r.config_id ORDER BY min(ci.name), r.config_id LIMIT ${lim.configs + 1}`,
           [ids],
         );
-        configIds = rows.slice(0, SNAPSHOT_LIMITS.configs).map((r) => r.id);
+        configIds = rows.slice(0, lim.configs).map((r) => r.id);
         const componentsOf = new Map(rows.map((r) => [r.id, r.component_ids]));
         // contents can be large: a few items per statement
         for (let i = 0; i < rows.length; i += CONFIG_PAGE) {
@@ -281,7 +291,7 @@ export function snapshotArchive(
     },
     {
       name: 'config_changes.json',
-      limit: SNAPSHOT_LIMITS.configChanges,
+      limit: lim.configChanges,
       rows: () =>
         keyset(async (cursor) => {
           if (!configIds.length) return [];
@@ -304,7 +314,7 @@ export function snapshotArchive(
     },
     {
       name: 'incidents.json',
-      limit: SNAPSHOT_LIMITS.incidents,
+      limit: lim.incidents,
       rows: async function* () {
         // active during the range: not resolved or closed before it began
         const { rows } = await db.query(
@@ -315,7 +325,7 @@ export function snapshotArchive(
                  WHERE e.component_id = ANY($1::uuid[]) GROUP BY h.incident_id) x
            JOIN incidents i ON i.id = x.id
            WHERE i.created_at <= $3 AND (i.resolved IS NULL OR i.resolved >= $2) AND (i.closed IS NULL OR i.closed >= $2)
-           ORDER BY i.created_at DESC, i.id LIMIT ${SNAPSHOT_LIMITS.incidents + 1}`,
+           ORDER BY i.created_at DESC, i.id LIMIT ${lim.incidents + 1}`,
           [ids, ...range],
         );
         yield* rows;
@@ -335,14 +345,15 @@ export function snapshotArchive(
       truncated: scope.truncated.components || scope.truncated.related,
     },
     files: stats,
-    limits: SNAPSHOT_LIMITS,
+    limits: lim,
   });
 
   const fill = async () => {
     for (const file of files) {
       stats[file.name] = { rows: 0, bytes: 0, truncated: false };
       const written = once(archive, 'entry', { signal: opts.signal });
-      archive.append(Readable.from(jsonArray(file.rows(), stats[file.name], file.limit, opts.log)), {
+      const max = { rows: file.limit, bytes: lim.bytesPerFile };
+      archive.append(Readable.from(jsonArray(file.rows(), stats[file.name], max, opts.log)), {
         name: file.name,
       });
       await written;
