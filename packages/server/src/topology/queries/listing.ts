@@ -1,8 +1,9 @@
 /**
  * GET /api/topology (seed 002 section 7.2): the dashboard's components, filtered, sorted and
- * nested on the server. Three statements whatever the size of the answer (never one per
- * component): the listed level, the direct children of every listed component, and the filter
- * choices (teams, types, health statuses) of the scope.
+ * nested on the server. A fixed number of statements whatever the size of the answer (never one
+ * per component): the component of `id`, the listed level, the direct children of every listed
+ * component, the teams of all of them, and the filter choices (teams, types, health statuses) of
+ * the scope.
  *
  *   no id               the roots, each with its direct children
  *   id                  [the component, its children (filtered, sorted) each with its own children]
@@ -33,16 +34,12 @@ class Params {
   }
 }
 
-/** The columns of a TopologyComponent, from components `c`, with its teams. */
+/** The columns of a TopologyComponent, from components `c` (teams come in one statement for all: teamsOf). */
 const COLUMNS = `c.id, c.topology_id, c.parent_id, c.path, c.agent_id, c.external_id, c.name, c.title, c.type, c.icon,
   c.description, coalesce(c.labels, '{}'::jsonb) AS labels,
   CASE WHEN jsonb_typeof(c.properties) = 'array' THEN c.properties ELSE '[]'::jsonb END AS properties,
   CASE WHEN jsonb_typeof(c.logs) = 'array' THEN c.logs ELSE '[]'::jsonb END AS logs,
-  c.status, c.status_reason, c.hidden, coalesce(c.summary, '{}'::jsonb) AS summary,
-  coalesce((SELECT jsonb_agg(jsonb_build_object('id', t.id, 'name', t.name, 'icon', t.icon) ORDER BY t.name)
-            FROM team_components tc JOIN teams t ON t.id = tc.team_id
-            WHERE tc.component_id = c.id AND t.deleted_at IS NULL), '[]'::jsonb) AS teams,
-  c.created_at, c.updated_at`;
+  c.status, c.status_reason, c.hidden, coalesce(c.summary, '{}'::jsonb) AS summary, c.created_at, c.updated_at`;
 
 /** Seed 002 section 4's health ranks (core's TOPOLOGY_HEALTH_RANK), as SQL. */
 const HEALTH_RANK_SQL = `CASE c.status ${Object.entries(TOPOLOGY_HEALTH_RANK)
@@ -115,7 +112,7 @@ const descendantsCte = (idParam: string) => `descendants(id) AS (
     SELECT d.id FROM components d JOIN descendants s ON d.parent_id = s.id WHERE d.deleted_at IS NULL
   )`;
 
-type Row = Omit<TopologyComponent, 'components'>;
+type Row = Omit<TopologyComponent, 'components' | 'teams'>;
 
 export type ListingResult =
   | { found: true; response: TopologyResponse; truncated: boolean }
@@ -150,7 +147,7 @@ export async function topologyListing(db: Db, q: ListingQuery): Promise<ListingR
   let truncated = listed.rows.length > LISTING_LIMITS.listed;
   const rows = listed.rows.slice(0, LISTING_LIMITS.listed);
 
-  let components: TopologyComponent[] = rows;
+  const childRows: Row[] = [];
   if (!q.flatten && rows.length) {
     const csql = new Params();
     const ids = csql.p(rows.map((r) => r.id));
@@ -163,22 +160,49 @@ export async function topologyListing(db: Db, q: ListingQuery): Promise<ListingR
       csql.values,
     );
     if (children.length > LISTING_LIMITS.children) truncated = true;
+    for (const { rn, ...c } of children.slice(0, LISTING_LIMITS.children)) {
+      if (Number(rn) > LISTING_LIMITS.childrenPerParent) truncated = true;
+      else childRows.push(c);
+    }
+  }
+
+  const teams = await teamsOf(db, [
+    ...(self ? [self.id] : []),
+    ...rows.map((r) => r.id),
+    ...childRows.map((r) => r.id),
+  ]);
+  const withTeams = (r: Row): TopologyComponent => ({ ...r, teams: teams.get(r.id) ?? [] });
+  let components: TopologyComponent[];
+  if (q.flatten) components = rows.map(withTeams);
+  else {
     const byParent = new Map<string, TopologyComponent[]>();
-    for (const child of children.slice(0, LISTING_LIMITS.children)) {
-      const { rn, ...c } = child;
-      if (Number(rn) > LISTING_LIMITS.childrenPerParent) {
-        truncated = true;
-        continue;
-      }
+    for (const c of childRows) {
       const list = byParent.get(c.parent_id!) ?? [];
-      list.push(c);
+      list.push(withTeams(c));
       byParent.set(c.parent_id!, list);
     }
-    components = rows.map((r) => ({ ...r, components: byParent.get(r.id) ?? [] }));
+    components = rows.map((r) => ({ ...withTeams(r), components: byParent.get(r.id) ?? [] }));
+    if (self) components = [{ ...withTeams(self), components }];
   }
-  if (self && !q.flatten) components = [{ ...self, components }];
 
   return { found: true, truncated, response: { components, ...choices } };
+}
+
+/** The teams of the components, in one statement (team links are few; a join per row is not). */
+async function teamsOf(db: Db, ids: string[]): Promise<Map<string, TopologyComponent['teams']>> {
+  const out = new Map<string, TopologyComponent['teams']>();
+  if (!ids.length) return out;
+  const { rows } = await db.query<{ component_id: string; id: string; name: string; icon: string | null }>(
+    `SELECT tc.component_id, t.id, t.name, t.icon FROM team_components tc JOIN teams t ON t.id = tc.team_id
+     WHERE tc.component_id = ANY($1::uuid[]) AND t.deleted_at IS NULL ORDER BY t.name, t.id`,
+    [ids],
+  );
+  for (const { component_id, ...team } of rows) {
+    const list = out.get(component_id) ?? [];
+    if (!list.some((t) => t.id === team.id)) list.push(team);
+    out.set(component_id, list);
+  }
+  return out;
 }
 
 /** Teams, types and health statuses of the scope, for the filters' choices. */
@@ -191,13 +215,17 @@ async function filterChoices(db: Db, q: ListingQuery): Promise<Omit<TopologyResp
     where.push('c.id IN (SELECT id FROM descendants)');
   }
   if (q.agent_id) where.push(`c.agent_id = ${sql.p(q.agent_id)}::uuid`);
+  // types and statuses from the scope's (type, status) groups, a handful of rows, so no DISTINCT
+  // sorts thousands of values; team names through the team links, which are few
   const { rows } = await db.query<{ types: string[]; statuses: string[]; teams: string[] }>(
-    `WITH RECURSIVE ${with_}scope AS (SELECT c.id, c.type, c.status FROM components c WHERE ${where.join(' AND ')})
-     SELECT
-       array(SELECT DISTINCT type FROM scope WHERE type IS NOT NULL ORDER BY 1) AS types,
-       array(SELECT DISTINCT status FROM scope) AS statuses,
-       array(SELECT DISTINCT t.name FROM scope s JOIN team_components tc ON tc.component_id = s.id
-             JOIN teams t ON t.id = tc.team_id WHERE t.deleted_at IS NULL ORDER BY 1) AS teams`,
+    `WITH RECURSIVE ${with_}pairs AS (SELECT c.type, c.status FROM components c WHERE ${where.join(' AND ')} GROUP BY 1, 2)
+     SELECT array(SELECT DISTINCT type FROM pairs WHERE type IS NOT NULL ORDER BY 1) AS types,
+       array(SELECT DISTINCT status FROM pairs) AS statuses,
+       array(SELECT DISTINCT t.name FROM teams t
+             WHERE t.deleted_at IS NULL AND EXISTS (
+               SELECT 1 FROM team_components tc JOIN components c ON c.id = tc.component_id
+               WHERE tc.team_id = t.id AND ${where.join(' AND ')})
+             ORDER BY 1) AS teams`,
     sql.values,
   );
   const r = rows[0];
