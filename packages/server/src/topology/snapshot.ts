@@ -25,7 +25,7 @@ import { parseDuration, parseRelativeTime, type TopologyComponent } from '@watch
 import type { Db } from '#server/db/index.ts';
 
 /** Rows and uncompressed bytes per file. */
-export const SNAPSHOT_LIMITS = {
+const SNAPSHOT_LIMITS = {
   components: 5000,
   related: 1000,
   checks: 5000,
@@ -64,7 +64,6 @@ export const snapshotQuery = z.object({
     .optional()
     .transform((v) => v === 'true'),
 });
-export type SnapshotQuery = z.output<typeof snapshotQuery>;
 
 type ComponentRow = Omit<TopologyComponent, 'components' | 'teams'> & { depth?: number };
 type Tree = ComponentRow & { components: Tree[] };

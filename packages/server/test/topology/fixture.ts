@@ -28,7 +28,7 @@ import type { Db } from '#server/db/index.ts';
 import { Browser, startLoggedApp, type TestApp } from '../auth/support.ts';
 
 const PASSWORD = 'topology test passphrase';
-export const LOCAL_AGENT = '00000000-0000-0000-0000-000000000000';
+const LOCAL_AGENT = '00000000-0000-0000-0000-000000000000';
 
 export interface Fixture {
   t: TestApp;

@@ -24,7 +24,7 @@ import type { Db } from '#server/db/index.ts';
 import { parseLabels, parseList, type ListingQuery } from './filters.ts';
 
 /** Limits on one answer: listed components, nested children per component and in all. */
-export const LISTING_LIMITS = { listed: 5000, childrenPerParent: 1000, children: 10_000 } as const;
+const LISTING_LIMITS = { listed: 5000, childrenPerParent: 1000, children: 10_000 } as const;
 
 class Params {
   readonly values: unknown[] = [];
