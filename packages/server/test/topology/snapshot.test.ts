@@ -187,6 +187,46 @@ for (const driver of testDrivers()) {
       expect(JSON.parse(anon.bytes.toString('utf8'))).toMatchObject({ code: 'unauthenticated' });
     });
 
+    it('streams a large snapshot, and a client that hangs up mid-download leaves the server well', async () => {
+      // 20,000 results of a check on a component of its own: megabytes of JSON
+      const one = async (sql: string, params: unknown[] = []) =>
+        (await db.query<{ id: string }>(sql, params)).rows[0].id;
+      const bulk = await one(`INSERT INTO components (name, type) VALUES ('bulk', 'Cluster') RETURNING id`);
+      const check = await one(
+        `INSERT INTO checks (canary_id, name, type) VALUES ($1, 'bulk-http', 'http') RETURNING id`,
+        [f.id.canary],
+      );
+      await db.query(
+        `INSERT INTO check_component_relationships (component_id, check_id, canary_id) VALUES ($1, $2, $3)`,
+        [bulk, check, f.id.canary],
+      );
+      await db.query(
+        `INSERT INTO check_statuses (check_id, time, duration, status, message)
+         SELECT $1, now() - g * interval '1 second', g % 1000, g % 7 <> 0, md5(g::text) || md5((g * 31)::text) || md5((g * 17)::text)
+         FROM generate_series(1, 20000) g`,
+        [check],
+      );
+      const whole = await snapshot(bulk, '?start=1d');
+      expect(whole.json('check_statuses.json')).toHaveLength(20000);
+      expect(whole.json('manifest.json').files['check_statuses.json']).toMatchObject({ rows: 20000, truncated: false });
+
+      const cookie = [...f.viewer.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const abort = new AbortController();
+      const res = await fetch(`${f.t.url}/api/snapshot/topology/${bulk}?start=1d`, {
+        headers: { cookie },
+        signal: abort.signal,
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      expect((await reader.read()).done).toBe(false);
+      abort.abort();
+      await reader.read().catch(() => undefined);
+      // the server goes on answering, and logged no error of its own
+      expect((await f.viewer.get('/api/topology')).status).toBe(200);
+      expect((await snapshot(f.id.alpha, '?start=1h')).json('checks.json')).toHaveLength(1);
+      expect(f.t.logs.filter((l) => JSON.parse(l).level >= 50)).toEqual([]);
+    });
+
     it('stops each file at its row limit and says so in the manifest', async () => {
       const scope = (await snapshotScope(db, f.id.alpha, false))!;
       const archive = snapshotArchive(db, scope, {
