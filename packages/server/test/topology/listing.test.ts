@@ -267,6 +267,9 @@ for (const driver of testDrivers()) {
           )
         ).body,
       ).toEqual([{ change_type: 'scaled' }, { change_type: 'deployed' }]);
+      expect((await get(`configs_by_component?component_id=eq.${f.id['a-web']}&select=id,name`)).body).toEqual([
+        { id: f.id['web-deploy'], name: 'web-deploy' },
+      ]);
       // insights: paged by 50 with the total in Content-Range
       const insights = await get(
         `config_analysis_by_component?component_id=eq.${f.id['a-web']}&select=analysis_type,severity&limit=50&offset=0`,
