@@ -171,7 +171,8 @@ export async function topologyListing(db: Db, q: ListingQuery): Promise<ListingR
     ...rows.map((r) => r.id),
     ...childRows.map((r) => r.id),
   ]);
-  const withTeams = (r: Row): TopologyComponent => ({ ...r, teams: teams.get(r.id) ?? [] });
+  // in place: a flat list is thousands of rows, and copies of them were most of its garbage
+  const withTeams = (r: Row): TopologyComponent => Object.assign(r, { teams: teams.get(r.id) ?? [] });
   let components: TopologyComponent[];
   if (q.flatten) components = rows.map(withTeams);
   else {
@@ -181,8 +182,8 @@ export async function topologyListing(db: Db, q: ListingQuery): Promise<ListingR
       list.push(withTeams(c));
       byParent.set(c.parent_id!, list);
     }
-    components = rows.map((r) => ({ ...withTeams(r), components: byParent.get(r.id) ?? [] }));
-    if (self) components = [{ ...withTeams(self), components }];
+    components = rows.map((r) => Object.assign(withTeams(r), { components: byParent.get(r.id) ?? [] }));
+    if (self) components = [Object.assign(withTeams(self), { components })];
   }
 
   return { found: true, truncated, response: { components, ...choices } };
