@@ -19,6 +19,7 @@ import { playbookDrain, playbookRunList } from './playbooks.ts';
 import { notificationsFanout } from './notifications-fanout.ts';
 import { topologyReconcilePg, topologyReconcilePglite } from './topology-reconcile.ts';
 import { topologyPageRender } from './topology-page-render.ts';
+import { topologyFlatListing, topologyRootListing } from './topology-listing.ts';
 
 export interface Scenario {
   name: string;
@@ -53,4 +54,6 @@ export const scenarios: Scenario[] = [
   topologyReconcilePg,
   topologyReconcilePglite,
   topologyPageRender,
+  topologyRootListing,
+  topologyFlatListing,
 ];

@@ -25,6 +25,7 @@ import { registerHealth } from './health/index.ts';
 import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { catalogWrites, registerCatalog } from './catalog/index.ts';
 import { registerTopologyEngine, topologyWrites } from './topology/index.ts';
+import { registerTopologyRoutes } from './topology/routes.ts';
 import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
 import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
 import { notificationWrites, registerNotifications } from './notifications/index.ts';
@@ -218,6 +219,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   registerIncidents(app, { db, box, mailer, config });
   registerCatalog(app, { db, box, dataDir: config.dataDir });
   registerTopologyEngine(app, { db, box });
+  registerTopologyRoutes(app, { db });
   // the demo's git repository gets its later commits while the demo runs (demo/gitops.ts)
   if (config.demoData)
     engines.scheduler.addSource(
