@@ -26,6 +26,7 @@ import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { catalogWrites, registerCatalog } from './catalog/index.ts';
 import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
 import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
+import { registerLogs } from './logs/index.ts';
 import { notificationWrites, registerNotifications } from './notifications/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
@@ -221,6 +222,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     engines.scheduler.addSource(
       demoGitopsJobSource(demoGitopsRepo(config.dataDir), (err) => app.log.warn({ err }, 'demo: gitops commit failed')),
     );
+  // log search over the log backends (logs/README.md); file backends read only under the log roots
+  registerLogs(app, { db, box, dataDir: config.dataDir, logRoots: config.logRoots });
   registerPlaybooks(app, { db, box, mailer, sandbox, config });
   registerNotifications(app, { db, box, mailer, config });
 
