@@ -26,7 +26,8 @@ import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { catalogWrites, registerCatalog } from './catalog/index.ts';
 import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
 import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
-import { registerLogs } from './logs/index.ts';
+import { logsDir, registerLogs } from './logs/index.ts';
+import { startDemoLogs } from './demo/logs.ts';
 import { notificationWrites, registerNotifications } from './notifications/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
@@ -224,6 +225,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     );
   // log search over the log backends (logs/README.md); file backends read only under the log roots
   registerLogs(app, { db, box, dataDir: config.dataDir, logRoots: config.logRoots });
+  // the demo's log backend reads what this console writes while it runs (demo/logs.ts)
+  if (config.demoData) startDemoLogs(app, logsDir(config.dataDir));
   registerPlaybooks(app, { db, box, mailer, sandbox, config });
   registerNotifications(app, { db, box, mailer, config });
 
