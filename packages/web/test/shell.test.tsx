@@ -79,17 +79,18 @@ describe('sidebar', () => {
     }
   });
 
-  it('leaves out the screens of engines not built yet: Dashboard, Logs and their settings', () => {
+  it('leaves out the screens of engines not built yet: Dashboard and their settings', () => {
     renderSidebar();
-    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Catalog', 'Playbooks', 'Settings']);
+    expect(mainLabels()).toEqual(['Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks', 'Settings']);
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
       .map((a) => a.textContent);
-    for (const label of ['Topologies', 'Log Backends', 'Agents']) {
+    for (const label of ['Topologies', 'Agents']) {
       expect(settings).not.toContain(label);
     }
     for (const label of [
+      'Log Backends',
       'Canaries',
       'Config Scrapers',
       'Connections',
@@ -101,7 +102,7 @@ describe('sidebar', () => {
     ]) {
       expect(settings).toContain(label);
     }
-    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs', 'topology']);
+    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'topology']);
   });
 
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {

@@ -149,6 +149,13 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     features: ['playbooks'],
     load: () => import('../features/playbooks/routes/run-detail-page.tsx').then((m) => m.RunDetailPage),
   },
+  // Logs (seed 001 "/logs"): reading needs the log backends; the logs feature flag hides it
+  {
+    path: 'logs',
+    resource: 'logging_backends',
+    features: ['logs'],
+    load: () => import('../features/logs/routes/logs-page.tsx').then((m) => m.LogsPage),
+  },
   {
     path: 'topology',
     resource: 'topologies',
