@@ -57,7 +57,7 @@ for (const driver of testDrivers()) {
         found = r.body.results.filter((l: any) => /GET \/api\/(about\?probe=demo-logs 200|nope 404)/.test(l.message));
         if (found.length < 2) await new Promise((res) => setTimeout(res, 100));
       }
-      expect(found.map((l) => [l.labels.service, l.message.split(' ')[1]])).toEqual([
+      expect(found.map((l) => [l.labels.service, l.message.split(' ')[0]])).toEqual([
         ['console', 'WARN'],
         ['console', 'INFO'],
       ]);

@@ -2,7 +2,8 @@
  * One log line of a file as an entry: its timestamp and message, and labels a structured line
  * carries. Understood: JSON lines (pino/bunyan `time` in epoch ms, `timestamp`, `ts`, `@timestamp`;
  * message in `msg`, `message` or `log`; `level` as a label) and text lines that start with an ISO
- * 8601 or `YYYY-MM-DD HH:mm:ss[.SSS]` time (no zone: UTC), optionally in brackets. A line with no
+ * 8601 or `YYYY-MM-DD HH:mm:ss[.SSS]` time (no zone: UTC), optionally in brackets (the message is
+ * what follows it). A line with no
  * time gets none (undefined): the caller gives it the time of the entry after it.
  */
 export interface ParsedLine {
@@ -22,7 +23,8 @@ function fromText(line: string): ParsedLine | undefined {
   const z = !zone ? 'Z' : zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
   const time = Date.parse(`${date}T${c}${z}`);
   if (Number.isNaN(time)) return undefined;
-  return { time, message: line };
+  // the time is the entry's timestamp; the message is the rest of the line
+  return { time, message: line.slice(m[0].length) || line };
 }
 
 function epochOrIso(v: unknown): number | undefined {

@@ -8,7 +8,7 @@ import { useLocalStorage } from '#web/lib/storage.ts';
 
 /** Seed 001 "/logs": column sizes are stored locally (px); the message takes what is left. */
 const SIZES_KEY = 'logs.columnSizes';
-const DEFAULT_SIZES = { timestamp: 230, labels: 280 };
+const DEFAULT_SIZES = { timestamp: 200, labels: 220 };
 type Sizes = typeof DEFAULT_SIZES;
 const MIN_WIDTH = 120;
 const MAX_WIDTH = 900;

@@ -49,7 +49,7 @@ function Select({
   disabled?: boolean;
 }) {
   return (
-    <label className="flex items-center gap-1.5 text-sm text-gray-600">
+    <label className="flex items-center gap-1.5 text-sm whitespace-nowrap text-gray-600">
       <span>{label}</span>
       <select
         aria-label={label}
