@@ -15,6 +15,8 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import { LogRequestError } from '../errors.ts';
 
 const MAX_FILES = 1000;
+/** directory entries one search may look at: a glob over a huge tree is refused, not walked for minutes */
+const MAX_ENTRIES = 200_000;
 
 interface Compiled {
   re: RegExp;
@@ -73,7 +75,7 @@ export interface LogFile {
 }
 
 /** The log roots as real paths (missing ones left out). */
-export async function realRoots(roots: readonly string[]): Promise<string[]> {
+async function realRoots(roots: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const r of roots) {
     const real = await realpath(resolve(r)).catch(() => undefined);
@@ -90,6 +92,7 @@ export async function logFiles(globs: readonly string[], roots: readonly string[
   const real = await realRoots(roots);
   const first = resolve(roots[0]);
   const found = new Map<string, LogFile>();
+  let visited = 0;
   for (const raw of globs) {
     if (raw.split(/[\\/]/).includes('..'))
       throw new LogRequestError(400, `log path ${raw} has a '..' segment; paths stay under the log roots`);
@@ -113,6 +116,12 @@ export async function logFiles(globs: readonly string[], roots: readonly string[
       } catch {
         return;
       }
+      visited += entries.length;
+      if (visited > MAX_ENTRIES)
+        throw new LogRequestError(
+          400,
+          `the log paths cover more than ${MAX_ENTRIES} files and directories; narrow the globs`,
+        );
       for (const e of entries) {
         const full = join(dir, e.name);
         const as = `${shown}/${e.name}`;
