@@ -106,7 +106,17 @@ const searchBackend = z.looseObject({
   routes: z.array(route).optional(),
 });
 
-export const LOG_BACKEND_KINDS = ['file', 'postgres', 'loki', 'elasticsearch', 'opensearch'] as const;
+/**
+ * Kubernetes pod logs through a `kubernetes` connection (its kubeconfig); the component's pods are
+ * found by its labels (server logs/README.md).
+ */
+const kubernetesBackend = z.looseObject({
+  connection: z.string().min(1),
+  namespace: z.string().min(1).optional(),
+  routes: z.array(route).optional(),
+});
+
+export const LOG_BACKEND_KINDS = ['file', 'postgres', 'loki', 'elasticsearch', 'opensearch', 'kubernetes'] as const;
 export type LogBackendKind = (typeof LOG_BACKEND_KINDS)[number];
 
 /** The spec of a logging_backends row: exactly one backend kind. */
@@ -117,6 +127,7 @@ export const loggingBackendSpecSchema = z
     loki: lokiBackend.optional(),
     elasticsearch: searchBackend.optional(),
     opensearch: searchBackend.optional(),
+    kubernetes: kubernetesBackend.optional(),
   })
   .superRefine((spec, ctx) => {
     const kinds = LOG_BACKEND_KINDS.filter((k) => spec[k] !== undefined);

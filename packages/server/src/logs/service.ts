@@ -6,6 +6,7 @@
  * carry `labels` the lines must have (`{name: 'app-logs', type: 'file', labels: {app: 'orders'}}`).
  */
 import {
+  LOG_BACKEND_KINDS,
   LOG_DEFAULT_START,
   LOG_PAGE_SIZE,
   loggingBackendSpecSchema,
@@ -20,6 +21,7 @@ import { LogBackendError, LogRequestError } from './errors.ts';
 import { searchFileBackend } from './backends/file.ts';
 import { searchLoki, searchOpenSearch, type LokiSpec, type SearchSpec } from './backends/http.ts';
 import { searchPostgres, type PostgresSpec } from './backends/postgres.ts';
+import { searchKubernetes, type KubernetesSpec } from './backends/kubernetes.ts';
 import { PageTokenError, type BackendQuery } from './backends/types.ts';
 
 export interface LogsDeps {
@@ -65,9 +67,8 @@ function sourcesOf(c: Component): Source[] {
     }));
 }
 
-type Kind = 'file' | 'postgres' | 'loki' | 'elasticsearch' | 'opensearch';
-const kindOf = (spec: LoggingBackendSpec): Kind =>
-  (['file', 'postgres', 'loki', 'elasticsearch', 'opensearch'] as const).find((k) => spec[k] !== undefined)!;
+type Kind = (typeof LOG_BACKEND_KINDS)[number];
+const kindOf = (spec: LoggingBackendSpec): Kind => LOG_BACKEND_KINDS.find((k) => spec[k] !== undefined)!;
 
 function routesMatch(spec: LoggingBackendSpec, source: Source, c: Component): boolean {
   const routes = (spec[kindOf(spec)] as { routes?: { type?: string; labels?: Record<string, string> }[] }).routes;
@@ -105,6 +106,16 @@ async function findBackend(db: Db, source: Source, c: Component): Promise<{ name
     404,
     `No log backend serves the log source ${source.name} of ${c.name}: add a log backend named ${source.name} (Settings > Log Backends), or one whose routes match type ${source.type ?? c.type ?? '(none)'}`,
   );
+}
+
+/** A connection by name, its lookup failures said as the backend's (502). */
+async function connection(deps: LogsDeps, backend: string, ref: string, type?: string) {
+  try {
+    return await connectionByName(deps.db, deps.box, ref, type);
+  } catch (err) {
+    if (err instanceof ConnectionLookupError) throw new LogBackendError(`Log backend ${backend}: ${err.message}`);
+    throw err;
+  }
 }
 
 export async function searchLogs(deps: LogsDeps, req: LogSearchRequest, signal: AbortSignal): Promise<LogSearchResult> {
@@ -148,16 +159,24 @@ export async function searchLogs(deps: LogsDeps, req: LogSearchRequest, signal: 
       case 'elasticsearch':
       case 'opensearch':
         return await searchOpenSearch(kind, backend.spec[kind] as SearchSpec, q);
+      case 'kubernetes': {
+        const spec = backend.spec.kubernetes as KubernetesSpec;
+        const conn = await connection(deps, backend.name, spec.connection, 'kubernetes');
+        const kubeconfig = [conn.certificate, conn.password].find((v): v is string => !!v && v.trim() !== '');
+        if (!kubeconfig) throw new LogBackendError(`connection ${spec.connection} holds no kubeconfig`);
+        return await searchKubernetes(
+          spec,
+          {
+            kubeconfig,
+            component: { name: component.name, labels: component.labels ?? {} },
+            sourceLabels: source.labels,
+          },
+          q,
+        );
+      }
       case 'postgres': {
         const spec = backend.spec.postgres as PostgresSpec;
-        let conn;
-        try {
-          conn = await connectionByName(deps.db, deps.box, spec.connection);
-        } catch (err) {
-          if (err instanceof ConnectionLookupError)
-            throw new LogBackendError(`Log backend ${backend.name}: ${err.message}`);
-          throw err;
-        }
+        const conn = await connection(deps, backend.name, spec.connection);
         if (!conn.url)
           throw new LogBackendError(`Log backend ${backend.name}: connection ${spec.connection} has no URL`);
         return await searchPostgres(
