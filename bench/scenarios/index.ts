@@ -20,6 +20,7 @@ import { notificationsFanout } from './notifications-fanout.ts';
 import { topologyReconcilePg, topologyReconcilePglite } from './topology-reconcile.ts';
 import { topologyPageRender } from './topology-page-render.ts';
 import { topologyFlatListing, topologyRootListing } from './topology-listing.ts';
+import { logsFileSearch } from './logs-file-search.ts';
 
 export interface Scenario {
   name: string;
@@ -56,4 +57,5 @@ export const scenarios: Scenario[] = [
   topologyPageRender,
   topologyRootListing,
   topologyFlatListing,
+  logsFileSearch,
 ];

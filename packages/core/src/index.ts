@@ -18,3 +18,4 @@ export * from './playbooks.ts';
 export * from './topology-api.ts';
 export * from './notifications.ts';
 export * from './topology-spec.ts';
+export * from './logs.ts';

@@ -28,6 +28,8 @@ import { registerTopologyEngine, topologyWrites } from './topology/index.ts';
 import { registerTopologyRoutes } from './topology/routes.ts';
 import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
 import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
+import { logsDir, registerLogs } from './logs/index.ts';
+import { startDemoLogs } from './demo/logs.ts';
 import { notificationWrites, registerNotifications } from './notifications/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
@@ -225,6 +227,10 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     engines.scheduler.addSource(
       demoGitopsJobSource(demoGitopsRepo(config.dataDir), (err) => app.log.warn({ err }, 'demo: gitops commit failed')),
     );
+  // log search over the log backends (logs/README.md); file backends read only under the log roots
+  registerLogs(app, { db, box, dataDir: config.dataDir, logRoots: config.logRoots });
+  // the demo's log backend reads what this console writes while it runs (demo/logs.ts)
+  if (config.demoData) startDemoLogs(app, logsDir(config.dataDir));
   registerPlaybooks(app, { db, box, mailer, sandbox, config });
   registerNotifications(app, { db, box, mailer, config });
 

@@ -98,6 +98,14 @@ const schema = z.object({
       "comma-separated <service>=<http(s) URL>, e.g. 'slack=https://slack.example.com'",
     )
     .default(''),
+  // file log backends read only under <data dir>/logs and these directories (logs/README.md)
+  WATCHDECK_LOG_ROOTS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((p) => !p.trim() || p.trim().startsWith('/')),
+      'comma-separated absolute directories, e.g. /var/log/apps,/srv/logs',
+    )
+    .default(''),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -190,6 +198,8 @@ export type Config = {
   allowedHosts: string[];
   /** the CSP frame-ancestors sources: who may frame the console ("'none'": nobody) */
   frameAncestors: string;
+  /** directories file log backends may read besides <dataDir>/logs (WATCHDECK_LOG_ROOTS) */
+  logRoots: string[];
   /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
   metrics: { enabled: boolean; token?: string; allow: string[]; checkLabelKeys: number };
 };
@@ -336,6 +346,9 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     frameAncestors: e.WATCHDECK_FRAME_ANCESTORS,
+    logRoots: e.WATCHDECK_LOG_ROOTS.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
     metrics: {
       enabled: e.WATCHDECK_METRICS === 'true',
       token: e.WATCHDECK_METRICS_TOKEN || undefined,

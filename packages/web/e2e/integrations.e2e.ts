@@ -37,21 +37,21 @@ describe('integrations', () => {
     await page.goto(`${baseUrl()}/settings/integrations`);
     await poll(() => row('kubernetes-prod-eu-1').count()).toBe(1);
     expect(await row('production').innerText()).toMatch(/Topology/);
-    expect(await row('loki').innerText()).toMatch(/Log Backend/);
+    expect(await row('app-logs').innerText()).toMatch(/Log Backend/);
     expect(await row('kubernetes-prod-eu-1').innerText()).toMatch(/Catalog Scraper/);
     // the demo's catalog scrapers and topologies ran once during seeding (real runs): their status
     // shows; the log backend has not run, so it claims none
     await poll(() => row('kubernetes-prod-eu-1').locator('[data-status]').getAttribute('data-status')).toBe('SUCCESS');
     expect(await row('production').locator('[data-status]').getAttribute('data-status')).toBe('SUCCESS');
-    expect(await row('loki').locator('[data-status]').count()).toBe(0);
+    expect(await row('app-logs').locator('[data-status]').count()).toBe(0);
     await screenshot(page, 'integrations-list');
 
-    await page.getByRole('searchbox', { name: 'Search integrations' }).fill('lok');
-    await page.waitForURL(/search=lok/);
+    await page.getByRole('searchbox', { name: 'Search integrations' }).fill('app-lo');
+    await page.waitForURL(/search=app-lo/);
     await poll(() => table().locator('tbody tr').count()).toBe(1);
-    expect(await row('loki').count()).toBe(1);
+    expect(await row('app-logs').count()).toBe(1);
     await page.reload();
-    await poll(() => page.getByRole('searchbox', { name: 'Search integrations' }).inputValue()).toBe('lok');
+    await poll(() => page.getByRole('searchbox', { name: 'Search integrations' }).inputValue()).toBe('app-lo');
     await poll(() => table().locator('tbody tr').count()).toBe(1);
     await page.getByRole('searchbox', { name: 'Search integrations' }).fill('');
     await poll(() => row('production').count()).toBe(1);

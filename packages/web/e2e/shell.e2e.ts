@@ -28,17 +28,17 @@ describe('console shell', () => {
     await poll(() => nav.getByRole('link', { name: 'Catalog' }).count()).toBe(1);
     await poll(() => nav.getByRole('link', { name: 'Playbooks' }).count()).toBe(1);
     await poll(() => nav.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/topology');
-    // no engine behind it yet: Logs
-    for (const name of ['Logs']) {
-      expect(await nav.getByRole('link', { name }).count()).toBe(0);
-    }
+    await poll(() => nav.getByRole('link', { name: 'Logs' }).count()).toBe(1);
     if ((await nav.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded')) === 'false')
       await nav.getByRole('button', { name: 'Settings' }).click();
     await poll(() => nav.getByRole('link', { name: 'Canaries' }).count()).toBe(1);
     expect(await nav.getByRole('link', { name: 'Config Scrapers' }).getAttribute('href')).toBe('/catalog/scrapers');
     expect(await nav.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe('/notifications');
     expect(await nav.getByRole('link', { name: 'Topologies' }).getAttribute('href')).toBe('/settings/topologies');
-    for (const name of ['Log Backends', 'Agents']) {
+    expect(await nav.getByRole('link', { name: 'Log Backends' }).getAttribute('href')).toBe(
+      '/settings/logging_backends',
+    );
+    for (const name of ['Agents']) {
       expect(await nav.getByRole('link', { name }).count()).toBe(0);
     }
     await screenshot(page, 'shell');

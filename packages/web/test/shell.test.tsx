@@ -79,18 +79,19 @@ describe('sidebar', () => {
     }
   });
 
-  it('leaves out the screens of engines not built yet: Logs, Agents and their settings', () => {
+  it('leaves out the screens of engines not built yet: Agents and their settings', () => {
     renderSidebar();
-    expect(mainLabels()).toEqual(['Dashboard', 'Health', 'Incidents', 'Catalog', 'Playbooks', 'Settings']);
+    expect(mainLabels()).toEqual(['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks', 'Settings']);
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
       .map((a) => a.textContent);
-    for (const label of ['Log Backends', 'Agents']) {
+    for (const label of ['Agents']) {
       expect(settings).not.toContain(label);
     }
     for (const label of [
       'Topologies',
+      'Log Backends',
       'Canaries',
       'Config Scrapers',
       'Connections',
@@ -102,7 +103,7 @@ describe('sidebar', () => {
     ]) {
       expect(settings).toContain(label);
     }
-    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents', 'logs']);
+    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents']);
   });
 
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {

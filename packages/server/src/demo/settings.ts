@@ -1,6 +1,7 @@
 import { LOCAL_AGENT_ID } from '@watchdeck/core';
 import { did, insertRows, ago, DAY, type SeedContext } from './util.ts';
-import { person, agent } from './people.ts';
+import { person } from './people.ts';
+import { DEMO_LOG_PATHS } from './logs.ts';
 
 /** Properties set by the demo (besides the demo.seeded marker). No feature is disabled. */
 const DEMO_PROPERTIES: [string, string, string][] = [
@@ -89,30 +90,20 @@ export async function seedSettings(ctx: SeedContext): Promise<void> {
     }),
   ]);
 
+  // The demo's log backend reads the log files the console itself writes while the demo runs
+  // (demo/logs.ts): its HTTP access log and its engines' job runs, labelled by service.
   await insertRows(ctx, 'logging_backends', [
     {
-      id: did('logging_backend', 'loki'),
+      id: did('logging_backend', 'app-logs'),
       agent_id: LOCAL_AGENT_ID,
-      name: 'loki',
+      name: 'app-logs',
       namespace: 'default',
-      labels: { env: 'production' },
+      labels: { env: 'demo' },
       source: 'UI',
-      spec: { loki: { url: 'http://127.0.0.1:3100', routes: [{ type: 'Service', labels: { cluster: 'prod-eu-1' } }] } },
+      spec: { file: { paths: DEMO_LOG_PATHS, labels: { host: 'watchdeck' } } },
       created_by: person('lucas'),
       created_at: ago(ctx, 30 * DAY),
       updated_at: ago(ctx, 4 * DAY),
-    },
-    {
-      id: did('logging_backend', 'opensearch'),
-      agent_id: agent('eu-west-prod'),
-      name: 'opensearch',
-      namespace: 'default',
-      labels: { env: 'production' },
-      source: 'UI',
-      spec: { elasticsearch: { address: 'http://127.0.0.1:9200', index: 'logs-*', routes: [{ type: 'Database' }] } },
-      created_by: person('lucas'),
-      created_at: ago(ctx, 20 * DAY),
-      updated_at: ago(ctx, 20 * DAY),
     },
   ]);
 

@@ -150,6 +150,13 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     features: ['playbooks'],
     load: () => import('../features/playbooks/routes/run-detail-page.tsx').then((m) => m.RunDetailPage),
   },
+  // Logs (seed 001 "/logs"): reading needs the log backends; the logs feature flag hides it
+  {
+    path: 'logs',
+    resource: 'logging_backends',
+    features: ['logs'],
+    load: () => import('../features/logs/routes/logs-page.tsx').then((m) => m.LogsPage),
+  },
   // The topology dashboard (seed 002 section 2.7): the roots, or one component's children.
   ...['topology', 'topology/:id'].map((path): FeatureRoute => ({
     path,

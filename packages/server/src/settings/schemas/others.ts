@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { INCIDENT_RULE_KINDS, INCIDENT_TYPES, RESPONDER_TYPES, SEVERITIES } from '@watchdeck/core';
+import {
+  INCIDENT_RULE_KINDS,
+  INCIDENT_TYPES,
+  RESPONDER_TYPES,
+  SEVERITIES,
+  loggingBackendSpecSchema,
+} from '@watchdeck/core';
 import { duration, stringMap } from './common.ts';
 
 /** Topology spec: core's schema (topology-spec.ts), which the topology engine reconciles. */
@@ -80,16 +86,5 @@ export const incidentRuleSpec = z.looseObject({
     .optional(),
 });
 
-const route = z.looseObject({ type: z.string().optional(), labels: stringMap.optional() });
-
-/** Log backend spec: one backend kind (loki, elasticsearch, opensearch, file) with its routes. */
-export const loggingBackendSpec = z.looseObject({
-  loki: z.looseObject({ url: z.string().min(1), routes: z.array(route).optional() }).optional(),
-  elasticsearch: z
-    .looseObject({ address: z.string().min(1), index: z.string().optional(), routes: z.array(route).optional() })
-    .optional(),
-  opensearch: z
-    .looseObject({ address: z.string().min(1), index: z.string().optional(), routes: z.array(route).optional() })
-    .optional(),
-  file: z.looseObject({ path: z.string().min(1), routes: z.array(route).optional() }).optional(),
-});
+/** Log backend spec: exactly one backend kind (file, postgres, loki, elasticsearch, opensearch); core logs.ts. */
+export const loggingBackendSpec = loggingBackendSpecSchema;
