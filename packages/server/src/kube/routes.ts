@@ -25,7 +25,10 @@ import { type KubeObject, type KubeStore } from './store.ts';
 
 const PREFIX = '/k8s';
 const GV = `${PREFIX}/apis/${API_VERSION}`;
-const NAME = /^[^/\u0000-\u001f]{1,253}$/;
+/** 1 to 253 characters, no slash, no control character (checked in nameOk) */
+const NAME = /^[^/]{1,253}$/;
+// eslint-disable-next-line no-control-regex -- control characters are what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const MAX_SELECTOR = 4096;
 
@@ -62,7 +65,7 @@ function kindOf(params: Params): KubeKind {
 }
 
 function checkName(name: string | undefined): string {
-  if (!name || !NAME.test(name))
+  if (!name || !NAME.test(name) || CONTROL.test(name))
     throw new KubeError(400, 'BadRequest', 'metadata.name: a name of 1 to 253 characters without / is required');
   return name;
 }
