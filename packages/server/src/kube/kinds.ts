@@ -97,7 +97,10 @@ function columnKind(
     toRow: (spec) => Object.fromEntries(entries.map(([key, col]) => [col, spec[key] ?? null])),
     fromRow: (row) => {
       const spec: Spec = {};
-      for (const [key, col] of entries) if (row[col] !== null && row[col] !== undefined) spec[key] = row[col];
+      for (const [key, col] of entries) {
+        const v = row[col];
+        if (v !== null && v !== undefined) spec[key] = v instanceof Date ? v.toISOString() : v;
+      }
       return spec;
     },
     secrets: opts.secrets,

@@ -70,7 +70,7 @@ export interface StoreDeps {
 function exprs(kind: KubeKind) {
   return {
     name: kind.nameColumn ? 'r.name' : 'coalesce(m.name, r.id::text)',
-    namespace: kind.namespaced ? 'r.namespace' : `''`,
+    namespace: kind.namespaced ? 'r.namespace' : `''::text`,
     labels: kind.labelsColumn ? `coalesce(r.labels, '{}'::jsonb)` : `coalesce(m.labels, '{}'::jsonb)`,
   };
 }
