@@ -101,7 +101,7 @@ const KEEP = new Set([
  * open object), `const` as a one-value enum, keys OpenAPI does not know dropped, and open objects
  * marked `x-kubernetes-preserve-unknown-fields` (the loose zod objects keep unknown keys).
  */
-export function toOpenApi(schema: Schema, root: Schema = schema, depth = 0): Schema {
+function toOpenApi(schema: Schema, root: Schema = schema, depth = 0): Schema {
   const defs = { ...((root.definitions as Schema) ?? {}), ...((root.$defs as Schema) ?? {}) };
   if (typeof schema.$ref === 'string') {
     const name = schema.$ref.replace(/^#\/(definitions|\$defs)\//, '');

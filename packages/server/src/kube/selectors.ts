@@ -92,24 +92,3 @@ export function selectorSql(reqs: Requirement[], labels: string, param: (v: unkn
     }
   });
 }
-
-/** Whether labels satisfy the requirements (for objects filtered in memory). */
-export function matches(reqs: Requirement[], labels: Record<string, string>): boolean {
-  return reqs.every((r) => {
-    const v = Object.hasOwn(labels, r.key) ? labels[r.key] : undefined;
-    switch (r.op) {
-      case 'eq':
-        return v === r.value;
-      case 'neq':
-        return v !== r.value;
-      case 'in':
-        return v !== undefined && r.values.includes(v);
-      case 'notin':
-        return v === undefined || !r.values.includes(v);
-      case 'exists':
-        return v !== undefined;
-      case 'absent':
-        return v === undefined;
-    }
-  });
-}

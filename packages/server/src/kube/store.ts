@@ -14,11 +14,11 @@ import { isObj } from './merge.ts';
 import { parseLabelSelector, selectorSql } from './selectors.ts';
 import { KubeError, notFound } from './status.ts';
 
-export const SOURCE = 'kubectl';
+const SOURCE = 'kubectl';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Page size when the caller gives no limit, and the most one page holds. */
-export const DEFAULT_PAGE = 500;
-export const MAX_PAGE = 1000;
+const DEFAULT_PAGE = 500;
+const MAX_PAGE = 1000;
 
 export interface KubeObject {
   apiVersion: string;

@@ -15,6 +15,7 @@ const DB_WORDS =
 
 interface Answer {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Status bodies and objects alike
   body: any;
   text: string;
 }
