@@ -20,6 +20,7 @@ import {
   openApiV3Index,
   versionInfo,
 } from './openapi.ts';
+import { openApiV2Proto } from './openapi-proto.ts';
 import { KubeError, sendStatus, statusBody } from './status.ts';
 import { type KubeObject, type KubeStore } from './store.ts';
 
@@ -150,7 +151,12 @@ function withManager(
   operation: 'Apply' | 'Update',
   fields: Record<string, unknown>,
 ) {
-  const others = (managed ?? []).filter((m) => !(isObj(m) && m.manager === manager && m.operation === operation));
+  const mine = (m: unknown) => isObj(m) && m.manager === manager && m.operation === operation;
+  const others = (managed ?? []).filter((m) => !mine(m));
+  // an update adds to what its manager set before; an apply says all it owns
+  const before = (managed ?? []).find(mine) as { fieldsV1?: unknown } | undefined;
+  if (operation === 'Update' && isObj(before?.fieldsV1))
+    fields = mergePatch(before.fieldsV1, fields) as Record<string, unknown>;
   return [
     ...others,
     { manager, operation, apiVersion: API_VERSION, time: now(), fieldsType: 'FieldsV1', fieldsV1: fields },
@@ -235,7 +241,13 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
     get(`${PREFIX}/apis`, apiGroups);
     get(`${PREFIX}/apis/${GROUP}`, () => apiGroups().groups[0]);
     get(GV, groupResources);
-    get(`${PREFIX}/openapi/v2`, openApiV2);
+    // Older kubectl (1.20, Debian's) asks for the v2 document in protobuf only (openapi-proto.ts).
+    scope.get(`${PREFIX}/openapi/v2`, { config: { access: [] } }, async (req, reply) => {
+      const accept = String(req.headers.accept ?? '');
+      if (accept.includes('protobuf') && !/json|\*\/\*/.test(accept))
+        return reply.type('application/com.github.proto-openapi.spec.v2@v1.0+protobuf').send(openApiV2Proto());
+      return reply.type('application/json').send(openApiV2());
+    });
     get(`${PREFIX}/openapi/v3`, openApiV3Index);
     get(`${PREFIX}/openapi/v3/apis/${API_VERSION}`, openApiV3GroupVersion);
 

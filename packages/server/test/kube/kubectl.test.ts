@@ -184,9 +184,14 @@ for (const driver of testDrivers()) {
       const r = await kubectl('apply', '--server-side', '-f', join(repo, 'canaries', 'api.yaml'));
       expect(r.stderr).toBe('');
       expect(r.stdout.trim()).toBe('canary.watchdeck.io/api serverside-applied');
-      const obj = JSON.parse((await kubectl('get', 'canary', 'api', '-o', 'json', '--show-managed-fields')).stdout);
+      const obj = JSON.parse((await kubectl('get', 'canary', 'api', '-o', 'json')).stdout);
       expect(obj.spec.schedule).toBe('@every 15m');
-      expect(obj.metadata.managedFields).toContainEqual(
+      // (newer kubectl hides managedFields unless asked; older has no flag to ask)
+      const meta = await db.query<{ managed_fields: unknown[] }>(
+        `SELECT managed_fields FROM kube_objects WHERE row_id = $1`,
+        [obj.metadata.uid],
+      );
+      expect(meta.rows[0].managed_fields).toContainEqual(
         expect.objectContaining({ manager: 'kubectl', operation: 'Apply' }),
       );
       // a server-side apply that creates
