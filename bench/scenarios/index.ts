@@ -17,6 +17,7 @@ import { metricsOverhead } from './metrics-overhead.ts';
 import { metricsScrape } from './metrics-scrape.ts';
 import { playbookDrain, playbookRunList } from './playbooks.ts';
 import { notificationsFanout } from './notifications-fanout.ts';
+import { kubeApplyAndList } from './kube.ts';
 
 export interface Scenario {
   name: string;
@@ -48,4 +49,5 @@ export const scenarios: Scenario[] = [
   playbookDrain,
   playbookRunList,
   notificationsFanout,
+  kubeApplyAndList,
 ];

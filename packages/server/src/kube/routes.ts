@@ -195,6 +195,47 @@ function limitOf(q: Query): number | undefined {
   return Number(v);
 }
 
+/**
+ * Whether kubectl asks for a Table (`kubectl get` without -o): the rows it prints, with each
+ * object's metadata only, instead of whole objects it would decode to print three columns.
+ */
+const TABLE = /(^|,)\s*application\/json;\s*as=Table;\s*v=v1;\s*g=meta\.k8s\.io/;
+const wantsTable = (req: FastifyRequest) => TABLE.test(String(req.headers.accept ?? ''));
+
+function age(created: string | undefined): string {
+  const s = Math.max(0, Math.floor((Date.now() - Date.parse(created ?? '')) / 1000));
+  if (!Number.isFinite(s)) return '<unknown>';
+  if (s < 120) return `${s}s`;
+  if (s < 7200) return `${Math.floor(s / 60)}m`;
+  if (s < 172_800) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+function table(items: KubeObject[], listMeta: Record<string, unknown>) {
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: listMeta,
+    columnDefinitions: [
+      { name: 'Name', type: 'string', format: 'name', description: 'metadata.name', priority: 0 },
+      { name: 'Source', type: 'string', format: '', description: 'where the resource is managed', priority: 0 },
+      { name: 'Age', type: 'string', format: '', description: 'since creation', priority: 0 },
+    ],
+    rows: items.map((o) => {
+      const { name, namespace, uid, resourceVersion, creationTimestamp, labels } = o.metadata;
+      return {
+        cells: [name, String(o.status?.source ?? ''), age(creationTimestamp)],
+        object: {
+          kind: 'PartialObjectMetadata',
+          apiVersion: 'meta.k8s.io/v1',
+          metadata: { name, namespace, uid, resourceVersion, creationTimestamp, labels },
+        },
+      };
+    }),
+  };
+}
+const TABLE_TYPE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
 const PATCH_TYPES = [
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
@@ -293,20 +334,22 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
         fieldSelector,
         limit: limitOf(req.query),
         continue: one(req.query, 'continue'),
+        metaOnly: wantsTable(req),
       });
-      return reply.type('application/json').send({
-        apiVersion: API_VERSION,
-        kind: `${kind.kind}List`,
-        metadata: { resourceVersion: page.resourceVersion, ...(page.continue ? { continue: page.continue } : {}) },
-        items: page.items,
-      });
+      const metadata = { resourceVersion: page.resourceVersion, ...(page.continue ? { continue: page.continue } : {}) };
+      if (wantsTable(req)) return reply.type(TABLE_TYPE).send(table(page.items, metadata));
+      return reply
+        .type('application/json')
+        .send({ apiVersion: API_VERSION, kind: `${kind.kind}List`, metadata, items: page.items });
     };
 
-    const read = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>) => {
+    const read = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
       const kind = kindOf(req.params);
       const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
       authorize(req.caller!, kind, 'get', namespace || undefined);
-      return store.get(kind, namespace, checkName(req.params.name));
+      const object = await store.get(kind, namespace, checkName(req.params.name));
+      if (wantsTable(req)) return reply.type(TABLE_TYPE).send(table([object], {}));
+      return reply.type('application/json').send(object);
     };
 
     const create = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {

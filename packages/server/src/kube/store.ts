@@ -75,11 +75,12 @@ function exprs(kind: KubeKind) {
   };
 }
 
-function selectSql(kind: KubeKind): string {
+/** `metaOnly`: what a Table row needs (kubectl get), without the spec and annotations. */
+function selectSql(kind: KubeKind, metaOnly = false): string {
   const e = exprs(kind);
-  const cols = kind.columns.map((c) => `r.${q(c)}`).join(', ');
+  const cols = metaOnly ? '' : `${kind.columns.map((c) => `r.${q(c)}`).join(', ')}, m.annotations, m.managed_fields, `;
   return `SELECT r.id, ${e.name} AS kname, ${e.namespace} AS kns, ${e.labels} AS klabels, r.source, r.created_at,
-            r.xmin::text AS rv, ${cols}, m.annotations, m.managed_fields, m.generation
+            r.xmin::text AS rv, ${cols}m.generation
        FROM ${q(kind.table)} r LEFT JOIN kube_objects m ON m.table_name = '${kind.table}' AND m.row_id = r.id`;
 }
 
@@ -173,7 +174,14 @@ export class KubeStore {
 
   async list(
     kind: KubeKind,
-    opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string },
+    opts: {
+      namespace?: string;
+      labelSelector?: string;
+      fieldSelector?: string;
+      limit?: number;
+      continue?: string;
+      metaOnly?: boolean;
+    },
   ): Promise<{ items: KubeObject[]; continue?: string; resourceVersion: string }> {
     const params: unknown[] = [];
     const param = (v: unknown) => {
@@ -198,7 +206,7 @@ export class KubeStore {
       );
     }
     const limit = Math.min(opts.limit && opts.limit > 0 ? opts.limit : DEFAULT_PAGE, MAX_PAGE);
-    const sql = `${selectSql(kind)} WHERE ${where.join(' AND ')} ORDER BY ${e.namespace}, ${e.name}, r.id LIMIT ${param(limit + 1)}`;
+    const sql = `${selectSql(kind, opts.metaOnly)} WHERE ${where.join(' AND ')} ORDER BY ${e.namespace}, ${e.name}, r.id LIMIT ${param(limit + 1)}`;
     const r = await this.deps.db.query(sql, params);
     const rows = r.rows.slice(0, limit);
     const last = rows[rows.length - 1];

@@ -146,6 +146,10 @@ for (const driver of testDrivers()) {
       const list = JSON.parse(r.stdout);
       expect(list.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['web']);
       expect(list.items[0].spec.http[0].url).toBe('https://example.invalid/web');
+      // the table kubectl prints: the server's columns
+      const printed = await kubectl('get', 'canaries', '-l', 'team=ops');
+      expect(printed.stdout).toMatch(/^NAME\s+SOURCE\s+AGE\n/);
+      expect(printed.stdout).toMatch(/^web\s+kubectl\s+\d+s\n/m);
       const names = await kubectl('get', 'canaries', '-l', 'team in (ops,platform)', '-o', 'name');
       expect(names.stdout.trim().split('\n')).toEqual(['canary.watchdeck.io/api', 'canary.watchdeck.io/web']);
     });
