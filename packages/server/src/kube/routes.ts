@@ -24,7 +24,8 @@ import { openApiV2Proto } from './openapi-proto.ts';
 import { KubeError, sendStatus, statusBody } from './status.ts';
 import { type KubeObject, type KubeStore } from './store.ts';
 
-const PREFIX = '/k8s';
+/** Routes are registered under the /k8s prefix (so its not-found handler is its own). */
+const PREFIX = '';
 const GV = `${PREFIX}/apis/${API_VERSION}`;
 /** 1 to 253 characters, no slash, no control character (checked in nameOk) */
 const NAME = /^[^/]{1,253}$/;
@@ -246,330 +247,341 @@ const PATCH_TYPES = [
 export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Promise<void> {
   const { store } = deps;
 
-  app.register(async (scope) => {
-    scope.addContentTypeParser(PATCH_TYPES, { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    scope.addContentTypeParser('application/yaml', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.register(
+    async (scope) => {
+      scope.addContentTypeParser(PATCH_TYPES, { parseAs: 'string' }, (_req, body, done) => done(null, body));
+      scope.addContentTypeParser('application/yaml', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-    scope.setErrorHandler((err, req, reply) => {
-      if (err instanceof KubeError) return sendStatus(reply, err);
-      const status = (err as { statusCode?: number }).statusCode;
-      if (typeof status === 'number' && status >= 400 && status < 500) {
-        const reason =
-          status === 415 ? 'UnsupportedMediaType' : status === 413 ? 'RequestEntityTooLarge' : 'BadRequest';
-        return sendStatus(reply, new KubeError(status, reason, (err as Error).message));
-      }
-      req.log.error({ err }, 'kube: request failed');
-      return sendStatus(reply, new KubeError(500, 'InternalError', 'Internal error occurred'));
-    });
-    scope.setNotFoundHandler((req, reply) =>
-      sendStatus(reply, new KubeError(404, 'NotFound', `the server could not find the requested resource`)),
-    );
-
-    // Who is calling: a bearer token (the kubeconfig's), or everyone as the system person with
-    // AUTH=none. The session cookie is not accepted here: kubectl never has one.
-    scope.addHook('onRequest', async (req, reply) => {
-      const bearer = /^bearer\s/i.test(req.headers.authorization ?? '');
-      const caller = bearer || deps.authMode === 'none' ? await deps.resolveCaller(req) : null;
-      if (!caller) return reply.code(401).send(statusBody(401, 'Unauthorized', 'Unauthorized'));
-      req.caller = caller;
-    });
-
-    const get = (url: string, body: () => unknown) =>
-      scope.get(url, { config: { access: [] } }, async (_req, reply) => reply.type('application/json').send(body()));
-    get(`${PREFIX}/version`, versionInfo);
-    get(`${PREFIX}/api`, apiVersions);
-    get(`${PREFIX}/api/v1`, coreResources);
-    get(`${PREFIX}/apis`, apiGroups);
-    get(`${PREFIX}/apis/${GROUP}`, () => apiGroups().groups[0]);
-    get(GV, groupResources);
-    // Older kubectl (1.20, Debian's) asks for the v2 document in protobuf only (openapi-proto.ts).
-    scope.get(`${PREFIX}/openapi/v2`, { config: { access: [] } }, async (req, reply) => {
-      const accept = String(req.headers.accept ?? '');
-      if (accept.includes('protobuf') && !/json|\*\/\*/.test(accept))
-        return reply.type('application/com.github.proto-openapi.spec.v2@v1.0+protobuf').send(openApiV2Proto());
-      return reply.type('application/json').send(openApiV2());
-    });
-    get(`${PREFIX}/openapi/v3`, openApiV3Index);
-    get(`${PREFIX}/openapi/v3/apis/${API_VERSION}`, openApiV3GroupVersion);
-
-    // Namespaces: the ones any kind's rows use (read-only; a namespace exists when something is in it)
-    scope.get(`${PREFIX}/api/v1/namespaces`, { config: { access: [] } }, async () => {
-      const names = await store.namespaces();
-      return {
-        kind: 'NamespaceList',
-        apiVersion: 'v1',
-        metadata: {},
-        items: names.map((name) => ({
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name },
-          status: { phase: 'Active' },
-        })),
-      };
-    });
-    scope.get<{ Params: { name: string } }>(
-      `${PREFIX}/api/v1/namespaces/:name`,
-      { config: { access: [] } },
-      async (req) => {
-        const name = checkNamespace(req.params.name);
-        if (!(await store.namespaces()).includes(name))
-          throw new KubeError(404, 'NotFound', `namespaces "${name}" not found`, { name, kind: 'namespaces' });
-        return { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, status: { phase: 'Active' } };
-      },
-    );
-
-    const list = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-      const kind = kindOf(req.params);
-      const namespace = req.params.namespace === undefined ? undefined : checkNamespace(req.params.namespace);
-      authorize(req.caller!, kind, 'list', namespace);
-      if (one(req.query, 'watch') === 'true' || one(req.query, 'watch') === '1')
-        throw new KubeError(405, 'MethodNotAllowed', 'watch is not supported by this server');
-      const labelSelector = one(req.query, 'labelSelector');
-      const fieldSelector = one(req.query, 'fieldSelector');
-      if ((labelSelector?.length ?? 0) > MAX_SELECTOR || (fieldSelector?.length ?? 0) > MAX_SELECTOR)
-        throw new KubeError(400, 'BadRequest', `selectors are limited to ${MAX_SELECTOR} characters`);
-      const page = await store.list(kind, {
-        namespace,
-        labelSelector,
-        fieldSelector,
-        limit: limitOf(req.query),
-        continue: one(req.query, 'continue'),
-        metaOnly: wantsTable(req),
+      scope.setErrorHandler((err, req, reply) => {
+        if (err instanceof KubeError) return sendStatus(reply, err);
+        const status = (err as { statusCode?: number }).statusCode;
+        if (typeof status === 'number' && status >= 400 && status < 500) {
+          const reason =
+            status === 415 ? 'UnsupportedMediaType' : status === 413 ? 'RequestEntityTooLarge' : 'BadRequest';
+          return sendStatus(reply, new KubeError(status, reason, (err as Error).message));
+        }
+        req.log.error({ err }, 'kube: request failed');
+        return sendStatus(reply, new KubeError(500, 'InternalError', 'Internal error occurred'));
       });
-      const metadata = { resourceVersion: page.resourceVersion, ...(page.continue ? { continue: page.continue } : {}) };
-      if (wantsTable(req)) return reply.type(TABLE_TYPE).send(table(page.items, metadata));
-      return reply
-        .type('application/json')
-        .send({ apiVersion: API_VERSION, kind: `${kind.kind}List`, metadata, items: page.items });
-    };
-
-    const read = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-      const kind = kindOf(req.params);
-      const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
-      authorize(req.caller!, kind, 'get', namespace || undefined);
-      const object = await store.get(kind, namespace, checkName(req.params.name));
-      if (wantsTable(req)) return reply.type(TABLE_TYPE).send(table([object], {}));
-      return reply.type('application/json').send(object);
-    };
-
-    const create = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-      const kind = kindOf(req.params);
-      const urlNs = req.params.namespace === undefined ? undefined : checkNamespace(req.params.namespace);
-      authorize(req.caller!, kind, 'create', urlNs);
-      const obj = objectOf(kind, bodyObject(req.body, false), undefined, urlNs);
-      const manager = managerOf(req.query, 'kubectl');
-      const { object } = await store.write(
-        kind,
-        obj.metadata.namespace ?? '',
-        obj.metadata.name,
-        (current) => {
-          if (current)
-            throw new KubeError(409, 'AlreadyExists', `${kind.plural}.${GROUP} "${obj.metadata.name}" already exists`, {
-              name: obj.metadata.name,
-              group: GROUP,
-              kind: kind.plural,
-            });
-          delete obj.metadata.resourceVersion;
-          obj.metadata.managedFields = withManager([], manager, 'Update', fieldSet(obj));
-          return obj;
-        },
-        { personId: req.caller!.person.id, dryRun: isDryRun(req.query), log: req.log },
+      scope.setNotFoundHandler((req, reply) =>
+        sendStatus(reply, new KubeError(404, 'NotFound', `the server could not find the requested resource`)),
       );
-      return reply.code(201).type('application/json').send(object);
-    };
 
-    const replace = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-      const kind = kindOf(req.params);
-      const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
-      authorize(req.caller!, kind, 'update', namespace || undefined);
-      const name = checkName(req.params.name);
-      const obj = objectOf(kind, bodyObject(req.body, false), name, namespace || undefined);
-      const manager = managerOf(req.query, 'kubectl');
-      const { object, created } = await store.write(
-        kind,
-        namespace,
-        name,
-        (current) => {
-          if (!current && obj.metadata.resourceVersion)
-            throw new KubeError(404, 'NotFound', `${kind.plural}.${GROUP} "${name}" not found`, {
-              name,
-              group: GROUP,
-              kind: kind.plural,
-            });
-          obj.metadata.managedFields = withManager(current?.metadata.managedFields, manager, 'Update', fieldSet(obj));
-          return obj;
+      // Who is calling: a bearer token (the kubeconfig's), or everyone as the system person with
+      // AUTH=none. The session cookie is not accepted here: kubectl never has one.
+      scope.addHook('onRequest', async (req, reply) => {
+        const bearer = /^bearer\s/i.test(req.headers.authorization ?? '');
+        const caller = bearer || deps.authMode === 'none' ? await deps.resolveCaller(req) : null;
+        if (!caller) return reply.code(401).send(statusBody(401, 'Unauthorized', 'Unauthorized'));
+        req.caller = caller;
+      });
+
+      const get = (url: string, body: () => unknown) =>
+        scope.get(url, { config: { access: [] } }, async (_req, reply) => reply.type('application/json').send(body()));
+      get(`${PREFIX}/version`, versionInfo);
+      get(`${PREFIX}/api`, apiVersions);
+      get(`${PREFIX}/api/v1`, coreResources);
+      get(`${PREFIX}/apis`, apiGroups);
+      get(`${PREFIX}/apis/${GROUP}`, () => apiGroups().groups[0]);
+      get(GV, groupResources);
+      // Older kubectl (1.20, Debian's) asks for the v2 document in protobuf only (openapi-proto.ts).
+      scope.get(`${PREFIX}/openapi/v2`, { config: { access: [] } }, async (req, reply) => {
+        const accept = String(req.headers.accept ?? '');
+        if (accept.includes('protobuf') && !/json|\*\/\*/.test(accept))
+          return reply.type('application/com.github.proto-openapi.spec.v2@v1.0+protobuf').send(openApiV2Proto());
+        return reply.type('application/json').send(openApiV2());
+      });
+      get(`${PREFIX}/openapi/v3`, openApiV3Index);
+      get(`${PREFIX}/openapi/v3/apis/${API_VERSION}`, openApiV3GroupVersion);
+
+      // Namespaces: the ones any kind's rows use (read-only; a namespace exists when something is in it)
+      scope.get(`${PREFIX}/api/v1/namespaces`, { config: { access: [] } }, async () => {
+        const names = await store.namespaces();
+        return {
+          kind: 'NamespaceList',
+          apiVersion: 'v1',
+          metadata: {},
+          items: names.map((name) => ({
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: { name },
+            status: { phase: 'Active' },
+          })),
+        };
+      });
+      scope.get<{ Params: { name: string } }>(
+        `${PREFIX}/api/v1/namespaces/:name`,
+        { config: { access: [] } },
+        async (req) => {
+          const name = checkNamespace(req.params.name);
+          if (!(await store.namespaces()).includes(name))
+            throw new KubeError(404, 'NotFound', `namespaces "${name}" not found`, { name, kind: 'namespaces' });
+          return { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, status: { phase: 'Active' } };
         },
-        { personId: req.caller!.person.id, dryRun: isDryRun(req.query), log: req.log },
       );
-      return reply
-        .code(created ? 201 : 200)
-        .type('application/json')
-        .send(object);
-    };
 
-    const patch = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-      const kind = kindOf(req.params);
-      const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
-      authorize(req.caller!, kind, 'patch', namespace || undefined);
-      const name = checkName(req.params.name);
-      const type = String(req.headers['content-type'] ?? '')
-        .split(';')[0]
-        .trim()
-        .toLowerCase();
-      const dryRun = isDryRun(req.query);
-      const personId = req.caller!.person.id;
+      const list = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
+        const kind = kindOf(req.params);
+        const namespace = req.params.namespace === undefined ? undefined : checkNamespace(req.params.namespace);
+        authorize(req.caller!, kind, 'list', namespace);
+        if (one(req.query, 'watch') === 'true' || one(req.query, 'watch') === '1')
+          throw new KubeError(405, 'MethodNotAllowed', 'watch is not supported by this server');
+        const labelSelector = one(req.query, 'labelSelector');
+        const fieldSelector = one(req.query, 'fieldSelector');
+        if ((labelSelector?.length ?? 0) > MAX_SELECTOR || (fieldSelector?.length ?? 0) > MAX_SELECTOR)
+          throw new KubeError(400, 'BadRequest', `selectors are limited to ${MAX_SELECTOR} characters`);
+        const page = await store.list(kind, {
+          namespace,
+          labelSelector,
+          fieldSelector,
+          limit: limitOf(req.query),
+          continue: one(req.query, 'continue'),
+          metaOnly: wantsTable(req),
+        });
+        const metadata = {
+          resourceVersion: page.resourceVersion,
+          ...(page.continue ? { continue: page.continue } : {}),
+        };
+        if (wantsTable(req)) return reply.type(TABLE_TYPE).send(table(page.items, metadata));
+        return reply
+          .type('application/json')
+          .send({ apiVersion: API_VERSION, kind: `${kind.kind}List`, metadata, items: page.items });
+      };
 
-      if (type === 'application/apply-patch+yaml') {
-        const manager = one(req.query, 'fieldManager');
-        if (!manager) throw new KubeError(422, 'Invalid', 'fieldManager is required for apply requests');
-        managerOf(req.query, manager);
-        const body = bodyObject(req.body, true);
-        const applied = objectOf(kind, body, name, namespace || undefined);
-        const appliedFields = fieldSet(body);
+      const read = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
+        const kind = kindOf(req.params);
+        const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
+        authorize(req.caller!, kind, 'get', namespace || undefined);
+        const object = await store.get(kind, namespace, checkName(req.params.name));
+        if (wantsTable(req)) return reply.type(TABLE_TYPE).send(table([object], {}));
+        return reply.type('application/json').send(object);
+      };
+
+      const create = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
+        const kind = kindOf(req.params);
+        const urlNs = req.params.namespace === undefined ? undefined : checkNamespace(req.params.namespace);
+        authorize(req.caller!, kind, 'create', urlNs);
+        const obj = objectOf(kind, bodyObject(req.body, false), undefined, urlNs);
+        const manager = managerOf(req.query, 'kubectl');
+        const { object } = await store.write(
+          kind,
+          obj.metadata.namespace ?? '',
+          obj.metadata.name,
+          (current) => {
+            if (current)
+              throw new KubeError(
+                409,
+                'AlreadyExists',
+                `${kind.plural}.${GROUP} "${obj.metadata.name}" already exists`,
+                {
+                  name: obj.metadata.name,
+                  group: GROUP,
+                  kind: kind.plural,
+                },
+              );
+            delete obj.metadata.resourceVersion;
+            obj.metadata.managedFields = withManager([], manager, 'Update', fieldSet(obj));
+            return obj;
+          },
+          { personId: req.caller!.person.id, dryRun: isDryRun(req.query), log: req.log },
+        );
+        return reply.code(201).type('application/json').send(object);
+      };
+
+      const replace = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
+        const kind = kindOf(req.params);
+        const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
+        authorize(req.caller!, kind, 'update', namespace || undefined);
+        const name = checkName(req.params.name);
+        const obj = objectOf(kind, bodyObject(req.body, false), name, namespace || undefined);
+        const manager = managerOf(req.query, 'kubectl');
         const { object, created } = await store.write(
           kind,
           namespace,
           name,
           (current) => {
-            const mine = current?.metadata.managedFields?.find(
-              (m) => isObj(m) && m.manager === manager && m.operation === 'Apply',
-            ) as { fieldsV1?: Record<string, unknown> } | undefined;
-            const base = current
-              ? (removeDropped(
-                  {
-                    metadata: { labels: current.metadata.labels, annotations: current.metadata.annotations },
-                    spec: current.spec,
-                  },
-                  mine?.fieldsV1 ?? {},
-                  appliedFields,
-                ) as { metadata: Record<string, unknown>; spec: Record<string, unknown> })
-              : { metadata: {}, spec: {} };
-            const merged = mergePatch(base, {
-              metadata: { labels: applied.metadata.labels, annotations: applied.metadata.annotations },
-              spec: applied.spec,
-            }) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
-            return {
-              apiVersion: API_VERSION,
-              kind: kind.kind,
-              metadata: {
+            if (!current && obj.metadata.resourceVersion)
+              throw new KubeError(404, 'NotFound', `${kind.plural}.${GROUP} "${name}" not found`, {
                 name,
-                ...(merged.metadata ?? {}),
-                resourceVersion: applied.metadata.resourceVersion,
-                managedFields: withManager(current?.metadata.managedFields, manager, 'Apply', appliedFields),
-              },
-              spec: merged.spec ?? {},
-            } as KubeObject;
+                group: GROUP,
+                kind: kind.plural,
+              });
+            obj.metadata.managedFields = withManager(current?.metadata.managedFields, manager, 'Update', fieldSet(obj));
+            return obj;
           },
-          { personId, dryRun, log: req.log },
+          { personId: req.caller!.person.id, dryRun: isDryRun(req.query), log: req.log },
         );
         return reply
           .code(created ? 201 : 200)
           .type('application/json')
           .send(object);
-      }
+      };
 
-      if (!PATCH_TYPES.includes(type))
-        throw new KubeError(
-          415,
-          'UnsupportedMediaType',
-          `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`,
-        );
-      const manager = managerOf(req.query, 'kubectl');
-      const text = typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null);
-      let patchDoc: unknown;
-      try {
-        patchDoc = JSON.parse(text);
-      } catch (err) {
-        throw new KubeError(400, 'BadRequest', `the patch does not parse: ${(err as Error).message}`);
-      }
-      const { object } = await store.write(
-        kind,
-        namespace,
-        name,
-        (current) => {
-          if (!current)
-            throw new KubeError(404, 'NotFound', `${kind.plural}.${GROUP} "${name}" not found`, {
-              name,
-              group: GROUP,
-              kind: kind.plural,
-            });
-          const before = {
-            apiVersion: current.apiVersion,
-            kind: current.kind,
-            metadata: current.metadata,
-            spec: current.spec,
-          };
-          let after: unknown;
-          if (type === 'application/json-patch+json') {
-            if (!Array.isArray(patchDoc) || patchDoc.length > 1000)
-              throw new KubeError(400, 'BadRequest', 'a JSON patch is an array of at most 1000 operations');
-            try {
-              after = fastJsonPatch.applyPatch(
-                structuredClone(before),
-                patchDoc as Operation[],
-                true,
-                false,
-              ).newDocument;
-            } catch (err) {
-              throw new KubeError(
-                422,
-                'Invalid',
-                `the JSON patch does not apply: ${(err as Error).message.split('\n')[0]}`,
-              );
-            }
-          } else {
-            if (!isObj(patchDoc)) throw new KubeError(400, 'BadRequest', 'a merge patch is an object');
-            after = mergePatch(before, patchDoc);
-          }
-          if (!isObj(after)) throw new KubeError(422, 'Invalid', 'the patched object is not an object');
-          const obj = objectOf(kind, after, name, namespace || undefined);
-          // the version the patch names, if any, must be the stored one
-          const patchMeta = isObj(patchDoc) && isObj(patchDoc.metadata) ? patchDoc.metadata : {};
-          obj.metadata.resourceVersion =
-            typeof patchMeta.resourceVersion === 'string' ? patchMeta.resourceVersion : undefined;
-          obj.metadata.managedFields = withManager(
-            current.metadata.managedFields,
-            manager,
-            'Update',
-            fieldSet(isObj(patchDoc) ? patchDoc : obj),
+      const patch = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
+        const kind = kindOf(req.params);
+        const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
+        authorize(req.caller!, kind, 'patch', namespace || undefined);
+        const name = checkName(req.params.name);
+        const type = String(req.headers['content-type'] ?? '')
+          .split(';')[0]
+          .trim()
+          .toLowerCase();
+        const dryRun = isDryRun(req.query);
+        const personId = req.caller!.person.id;
+
+        if (type === 'application/apply-patch+yaml') {
+          const manager = one(req.query, 'fieldManager');
+          if (!manager) throw new KubeError(422, 'Invalid', 'fieldManager is required for apply requests');
+          managerOf(req.query, manager);
+          const body = bodyObject(req.body, true);
+          const applied = objectOf(kind, body, name, namespace || undefined);
+          const appliedFields = fieldSet(body);
+          const { object, created } = await store.write(
+            kind,
+            namespace,
+            name,
+            (current) => {
+              const mine = current?.metadata.managedFields?.find(
+                (m) => isObj(m) && m.manager === manager && m.operation === 'Apply',
+              ) as { fieldsV1?: Record<string, unknown> } | undefined;
+              const base = current
+                ? (removeDropped(
+                    {
+                      metadata: { labels: current.metadata.labels, annotations: current.metadata.annotations },
+                      spec: current.spec,
+                    },
+                    mine?.fieldsV1 ?? {},
+                    appliedFields,
+                  ) as { metadata: Record<string, unknown>; spec: Record<string, unknown> })
+                : { metadata: {}, spec: {} };
+              const merged = mergePatch(base, {
+                metadata: { labels: applied.metadata.labels, annotations: applied.metadata.annotations },
+                spec: applied.spec,
+              }) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+              return {
+                apiVersion: API_VERSION,
+                kind: kind.kind,
+                metadata: {
+                  name,
+                  ...(merged.metadata ?? {}),
+                  resourceVersion: applied.metadata.resourceVersion,
+                  managedFields: withManager(current?.metadata.managedFields, manager, 'Apply', appliedFields),
+                },
+                spec: merged.spec ?? {},
+              } as KubeObject;
+            },
+            { personId, dryRun, log: req.log },
           );
-          return obj;
-        },
-        { personId, dryRun, log: req.log },
-      );
-      return reply.type('application/json').send(object);
-    };
+          return reply
+            .code(created ? 201 : 200)
+            .type('application/json')
+            .send(object);
+        }
 
-    const remove = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-      const kind = kindOf(req.params);
-      const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
-      authorize(req.caller!, kind, 'delete', namespace || undefined);
-      const name = checkName(req.params.name);
-      const opts = isObj(req.body) ? req.body : {};
-      const pre = isObj(opts.preconditions) ? opts.preconditions : {};
-      const object = await store.delete(kind, namespace, name, {
-        dryRun: isDryRun(req.query) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All')),
-        resourceVersion: typeof pre.resourceVersion === 'string' ? pre.resourceVersion : undefined,
-        log: req.log,
-      });
-      return reply.type('application/json').send({
-        ...statusBody(200, '', ''),
-        message: undefined,
-        reason: undefined,
-        details: { name, group: GROUP, kind: kind.plural, uid: object.metadata.uid },
-      });
-    };
+        if (!PATCH_TYPES.includes(type))
+          throw new KubeError(
+            415,
+            'UnsupportedMediaType',
+            `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`,
+          );
+        const manager = managerOf(req.query, 'kubectl');
+        const text = typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null);
+        let patchDoc: unknown;
+        try {
+          patchDoc = JSON.parse(text);
+        } catch (err) {
+          throw new KubeError(400, 'BadRequest', `the patch does not parse: ${(err as Error).message}`);
+        }
+        const { object } = await store.write(
+          kind,
+          namespace,
+          name,
+          (current) => {
+            if (!current)
+              throw new KubeError(404, 'NotFound', `${kind.plural}.${GROUP} "${name}" not found`, {
+                name,
+                group: GROUP,
+                kind: kind.plural,
+              });
+            const before = {
+              apiVersion: current.apiVersion,
+              kind: current.kind,
+              metadata: current.metadata,
+              spec: current.spec,
+            };
+            let after: unknown;
+            if (type === 'application/json-patch+json') {
+              if (!Array.isArray(patchDoc) || patchDoc.length > 1000)
+                throw new KubeError(400, 'BadRequest', 'a JSON patch is an array of at most 1000 operations');
+              try {
+                after = fastJsonPatch.applyPatch(
+                  structuredClone(before),
+                  patchDoc as Operation[],
+                  true,
+                  false,
+                ).newDocument;
+              } catch (err) {
+                throw new KubeError(
+                  422,
+                  'Invalid',
+                  `the JSON patch does not apply: ${(err as Error).message.split('\n')[0]}`,
+                );
+              }
+            } else {
+              if (!isObj(patchDoc)) throw new KubeError(400, 'BadRequest', 'a merge patch is an object');
+              after = mergePatch(before, patchDoc);
+            }
+            if (!isObj(after)) throw new KubeError(422, 'Invalid', 'the patched object is not an object');
+            const obj = objectOf(kind, after, name, namespace || undefined);
+            // the version the patch names, if any, must be the stored one
+            const patchMeta = isObj(patchDoc) && isObj(patchDoc.metadata) ? patchDoc.metadata : {};
+            obj.metadata.resourceVersion =
+              typeof patchMeta.resourceVersion === 'string' ? patchMeta.resourceVersion : undefined;
+            obj.metadata.managedFields = withManager(
+              current.metadata.managedFields,
+              manager,
+              'Update',
+              fieldSet(isObj(patchDoc) ? patchDoc : obj),
+            );
+            return obj;
+          },
+          { personId, dryRun, log: req.log },
+        );
+        return reply.type('application/json').send(object);
+      };
 
-    const cfg = { config: { access: [] } };
-    const ns = `${GV}/namespaces/:namespace/:plural`;
-    const all = `${GV}/:plural`;
-    for (const base of [ns, all]) {
-      scope.get(base, cfg, list);
-      scope.post(base, cfg, create);
-      scope.get(`${base}/:name`, cfg, read);
-      scope.put(`${base}/:name`, cfg, replace);
-      scope.patch(`${base}/:name`, cfg, patch);
-      scope.delete(`${base}/:name`, cfg, remove);
-    }
-  });
+      const remove = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
+        const kind = kindOf(req.params);
+        const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
+        authorize(req.caller!, kind, 'delete', namespace || undefined);
+        const name = checkName(req.params.name);
+        const opts = isObj(req.body) ? req.body : {};
+        const pre = isObj(opts.preconditions) ? opts.preconditions : {};
+        const object = await store.delete(kind, namespace, name, {
+          dryRun: isDryRun(req.query) || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All')),
+          resourceVersion: typeof pre.resourceVersion === 'string' ? pre.resourceVersion : undefined,
+          log: req.log,
+        });
+        return reply.type('application/json').send({
+          ...statusBody(200, '', ''),
+          message: undefined,
+          reason: undefined,
+          details: { name, group: GROUP, kind: kind.plural, uid: object.metadata.uid },
+        });
+      };
+
+      const cfg = { config: { access: [] } };
+      const ns = `${GV}/namespaces/:namespace/:plural`;
+      const all = `${GV}/:plural`;
+      for (const base of [ns, all]) {
+        scope.get(base, cfg, list);
+        scope.post(base, cfg, create);
+        scope.get(`${base}/:name`, cfg, read);
+        scope.put(`${base}/:name`, cfg, replace);
+        scope.patch(`${base}/:name`, cfg, patch);
+        scope.delete(`${base}/:name`, cfg, remove);
+      }
+    },
+    { prefix: '/k8s' },
+  );
 }
