@@ -239,7 +239,14 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     ...playbookWrites(engines.scheduler),
     ...notificationWrites(db),
   ];
-  await registerKube(app, { db, box, config, writes, resolveCaller: auth.resolveCaller });
+  await registerKube(app, {
+    db,
+    box,
+    config,
+    writes,
+    resolveCaller: auth.resolveCaller,
+    isFeatureDisabled: properties.isDisabled,
+  });
 
   await app.register(restPlugin, {
     prefix: '/api/db',

@@ -23,13 +23,19 @@ export interface KubeDeps {
   /** the areas' write checks and effects, as /api/db runs them (app.ts hands both the same list) */
   writes: readonly WriteRegistration[];
   resolveCaller(req: FastifyRequest): Promise<Caller | null>;
+  isFeatureDisabled(feature: string): Promise<boolean>;
 }
 
 const KUBECONFIG_FILE = 'watchdeck-kubeconfig.yaml';
 
 export async function registerKube(app: FastifyInstance, deps: KubeDeps): Promise<void> {
   const store = new KubeStore({ db: deps.db, box: deps.box, writes: deps.writes });
-  await kubeRoutes(app, { store, resolveCaller: deps.resolveCaller, authMode: deps.config.authMode });
+  await kubeRoutes(app, {
+    store,
+    resolveCaller: deps.resolveCaller,
+    authMode: deps.config.authMode,
+    isFeatureDisabled: deps.isFeatureDisabled,
+  });
 
   // The kubeconfig: cluster = this console's public URL + /k8s, user = a new personal access
   // token scoped to the caller's role (named for the download: listed and revocable on the

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import YAML from 'yaml';
 import { can } from '@watchdeck/core';
+import { TABLE_FEATURES } from '../properties/index.ts';
 import type { Caller } from '../auth/index.ts';
 import { API_VERSION, GROUP, kindByPlural, type KubeKind } from './kinds.ts';
 import { fieldsOf, isObj, mergePatch, removeDropped } from './merge.ts';
@@ -39,6 +40,8 @@ export interface KubeRouteDeps {
   /** the caller of a request (a bearer token; AUTH=none: the system person) */
   resolveCaller(req: FastifyRequest): Promise<Caller | null>;
   authMode: string;
+  /** a disabled feature's kinds answer 404, as its tables do through /api/db */
+  isFeatureDisabled(feature: string): Promise<boolean>;
 }
 
 interface Params {
@@ -55,7 +58,7 @@ const one = (q: Query, key: string): string | undefined => {
   return v;
 };
 
-function kindOf(params: Params): KubeKind {
+function kindByName(params: Params): KubeKind {
   const kind = kindByPlural.get(params.plural ?? '');
   if (!kind)
     throw new KubeError(
@@ -247,6 +250,15 @@ const PATCH_TYPES = [
 export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Promise<void> {
   const { store } = deps;
 
+  /** The kind the path names, unless its feature is disabled (then as unknown as a typo). */
+  const kindOf = async (params: Params): Promise<KubeKind> => {
+    const kind = kindByName(params);
+    const feature = TABLE_FEATURES[kind.table];
+    if (feature && (await deps.isFeatureDisabled(feature)))
+      throw new KubeError(404, 'NotFound', `the server could not find the requested resource (${kind.plural})`);
+    return kind;
+  };
+
   app.register(
     async (scope) => {
       scope.addContentTypeParser(PATCH_TYPES, { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -321,7 +333,7 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
       );
 
       const list = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-        const kind = kindOf(req.params);
+        const kind = await kindOf(req.params);
         const namespace = req.params.namespace === undefined ? undefined : checkNamespace(req.params.namespace);
         authorize(req.caller!, kind, 'list', namespace);
         if (one(req.query, 'watch') === 'true' || one(req.query, 'watch') === '1')
@@ -349,7 +361,7 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
       };
 
       const read = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-        const kind = kindOf(req.params);
+        const kind = await kindOf(req.params);
         const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
         authorize(req.caller!, kind, 'get', namespace || undefined);
         const object = await store.get(kind, namespace, checkName(req.params.name));
@@ -358,7 +370,7 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
       };
 
       const create = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-        const kind = kindOf(req.params);
+        const kind = await kindOf(req.params);
         const urlNs = req.params.namespace === undefined ? undefined : checkNamespace(req.params.namespace);
         authorize(req.caller!, kind, 'create', urlNs);
         const obj = objectOf(kind, bodyObject(req.body, false), undefined, urlNs);
@@ -389,7 +401,7 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
       };
 
       const replace = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-        const kind = kindOf(req.params);
+        const kind = await kindOf(req.params);
         const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
         authorize(req.caller!, kind, 'update', namespace || undefined);
         const name = checkName(req.params.name);
@@ -418,7 +430,7 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
       };
 
       const patch = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-        const kind = kindOf(req.params);
+        const kind = await kindOf(req.params);
         const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
         authorize(req.caller!, kind, 'patch', namespace || undefined);
         const name = checkName(req.params.name);
@@ -551,7 +563,7 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
       };
 
       const remove = async (req: FastifyRequest<{ Params: Params; Querystring: Query }>, reply: FastifyReply) => {
-        const kind = kindOf(req.params);
+        const kind = await kindOf(req.params);
         const namespace = kind.namespaced ? checkNamespace(req.params.namespace ?? 'default') : '';
         authorize(req.caller!, kind, 'delete', namespace || undefined);
         const name = checkName(req.params.name);

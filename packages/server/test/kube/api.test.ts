@@ -274,6 +274,18 @@ for (const driver of testDrivers()) {
       );
     });
 
+    it("answers 404 for a disabled feature's kind, as /api/db does for its tables", async () => {
+      const path = `${GV}/namespaces/default/connections`;
+      expect((await call('GET', path)).status).toBe(200);
+      await db.query(`INSERT INTO properties (name, value) VALUES ('settings.connections.disable', 'true')`);
+      try {
+        await expect.poll(async () => (await call('GET', path)).status, { timeout: 20_000 }).toBe(404);
+        expectStatus(await call('GET', path), 404, 'NotFound');
+      } finally {
+        await db.query(`DELETE FROM properties WHERE name = 'settings.connections.disable'`);
+      }
+    });
+
     it('refuses bad input with a 4xx Status', async () => {
       const base = `${GV}/namespaces/default/canaries`;
       const cases: [Answer, number, string][] = [
