@@ -110,6 +110,9 @@ describe('resources as code', () => {
     await page.goto(`${baseUrl()}/settings/canaries/${rows[0].id}`);
     await poll(() => page.getByLabel('Source').count()).toBe(1);
     expect(await page.getByLabel('Source').inputValue()).toBe('kubectl');
+    // the spec as applied, in the read-only editor
+    await page.getByRole('tab', { name: 'Code' }).click();
+    await poll(() => page.getByText(`${baseUrl()}/api/about`).count()).toBeGreaterThan(0);
     expect(await page.getByRole('button', { name: 'Update' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     await screenshot(page, 'kube-settings-read-only');
