@@ -34,6 +34,8 @@ const NAME = /^[^/]{1,253}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const MAX_SELECTOR = 4096;
+const MAX_ANNOTATIONS = 262_144;
+const MAX_LABELS = 100;
 
 export interface KubeRouteDeps {
   store: KubeStore;
@@ -141,6 +143,11 @@ function objectOf(
     if (!isObj(v) || !Object.values(v).every((x) => typeof x === 'string'))
       throw new KubeError(422, 'Invalid', `metadata.${key} must be a map of strings`);
   }
+  // Kubernetes' own limit: annotations (kubectl's last-applied copy among them) total 256 KiB
+  if (metadata.annotations && JSON.stringify(metadata.annotations).length > MAX_ANNOTATIONS)
+    throw new KubeError(422, 'Invalid', `metadata.annotations: Too long: must have at most ${MAX_ANNOTATIONS} bytes`);
+  if (metadata.labels && Object.keys(metadata.labels as object).length > MAX_LABELS)
+    throw new KubeError(422, 'Invalid', `metadata.labels: at most ${MAX_LABELS} labels`);
   const spec = body.spec ?? {};
   if (!isObj(spec)) throw new KubeError(422, 'Invalid', 'spec must be an object');
   return { apiVersion: API_VERSION, kind: kind.kind, metadata, spec } as KubeObject;

@@ -296,6 +296,11 @@ for (const driver of testDrivers()) {
         [await call('POST', base, { metadata: { name: 'a/b' } }), 400, 'BadRequest'],
         [await call('POST', base, { metadata: { name: 'x', labels: { a: 1 } } }), 422, 'Invalid'],
         [await call('POST', base, { metadata: { name: 'x' }, spec: [] }), 422, 'Invalid'],
+        [
+          await call('POST', base, { metadata: { name: 'x', annotations: { a: 'x'.repeat(300_000) } } }),
+          422,
+          'Invalid',
+        ],
         [await call('POST', base, [1, 2]), 400, 'BadRequest'],
         [await call('GET', `${base}?labelSelector=${encodeURIComponent('a in ()')}`), 400, 'BadRequest'],
         [await call('GET', `${base}?labelSelector=${encodeURIComponent("a=b'; --")}`), 400, 'BadRequest'],
