@@ -248,6 +248,15 @@ for (const driver of testDrivers()) {
 
     it('answers without a token, with a bad token and for a viewer writing with Status 401/403', async () => {
       expectStatus(await call('GET', GV, undefined, { token: null }), 401, 'Unauthorized');
+      // the apply YAML passes the cross-site check as JSON does (no form can send it): the caller decides
+      expectStatus(
+        await call('PATCH', `${GV}/namespaces/default/canaries/x?fieldManager=t`, 'spec: {}', {
+          token: null,
+          type: 'application/apply-patch+yaml',
+        }),
+        401,
+        'Unauthorized',
+      );
       expectStatus(
         await call('GET', `${GV}/namespaces/default/canaries`, undefined, { token: 'wdpat_nope' }),
         401,
