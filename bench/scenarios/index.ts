@@ -21,6 +21,7 @@ import { topologyReconcilePg, topologyReconcilePglite } from './topology-reconci
 import { topologyPageRender } from './topology-page-render.ts';
 import { topologyFlatListing, topologyRootListing } from './topology-listing.ts';
 import { logsFileSearch } from './logs-file-search.ts';
+import { kubeApplyAndList } from './kube.ts';
 
 export interface Scenario {
   name: string;
@@ -58,4 +59,5 @@ export const scenarios: Scenario[] = [
   topologyRootListing,
   topologyFlatListing,
   logsFileSearch,
+  kubeApplyAndList,
 ];

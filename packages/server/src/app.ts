@@ -32,6 +32,7 @@ import { logsDir, registerLogs } from './logs/index.ts';
 import { startDemoLogs } from './demo/logs.ts';
 import { notificationWrites, registerNotifications } from './notifications/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
+import { registerKube } from './kube/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
 declare module 'fastify' {
@@ -236,6 +237,28 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
 
   await registerSettings(app, { db });
 
+  // What writing a table does besides the SQL, in the words of the area that owns it: checks
+  // before the statement, effects after the commit (pgrest/write-pipeline.ts). /api/db and the
+  // Kubernetes-style API (kube/) run the same list, so a write is judged alike either way.
+  const writes = [
+    ...auth.writes,
+    ...connectionWrites,
+    ...settingsWrites(engines.scheduler),
+    ...catalogWrites,
+    ...topologyWrites,
+    ...incidentWrites,
+    ...playbookWrites(engines.scheduler),
+    ...notificationWrites(db),
+  ];
+  await registerKube(app, {
+    db,
+    box,
+    config,
+    writes,
+    resolveCaller: auth.resolveCaller,
+    isFeatureDisabled: properties.isDisabled,
+  });
+
   await app.register(restPlugin, {
     prefix: '/api/db',
     db,
@@ -248,18 +271,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       statementTimeoutMs: config.databaseUrl ? config.dbStatementTimeoutMs : 0,
     },
     authorize: auth.authorizeTable,
-    // What writing a table does besides the SQL, in the words of the area that owns it: checks
-    // before the statement, effects after the commit (pgrest/write-pipeline.ts).
-    writes: [
-      ...auth.writes,
-      ...connectionWrites,
-      ...settingsWrites(engines.scheduler),
-      ...catalogWrites,
-      ...topologyWrites,
-      ...incidentWrites,
-      ...playbookWrites(engines.scheduler),
-      ...notificationWrites(db),
-    ],
+    writes,
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)
     actor: (req) => req.caller?.person.id,

@@ -29,7 +29,13 @@ function isJson(req: FastifyRequest): boolean {
     .split(';')[0]
     .trim()
     .toLowerCase();
-  return type === 'application/json' || /^application\/[a-z0-9.+-]*\+json$/.test(type);
+  // Server-side apply's YAML (kube/) is no more a form's than JSON: any type but the three a
+  // form may send needs a CORS preflight, which is never granted.
+  return (
+    type === 'application/json' ||
+    type === 'application/apply-patch+yaml' ||
+    /^application\/[a-z0-9.+-]*\+json$/.test(type)
+  );
 }
 
 /** Whether a state-changing request may go on (see above). */

@@ -73,6 +73,23 @@ export async function callerFromToken(q: Queryable, token: string): Promise<Call
   };
 }
 
+/**
+ * Creates a personal access token for a person (the tokens route; the kubeconfig download):
+ * listed and revocable on the profile page like any other. The value is returned once.
+ */
+export async function issueAccessToken(
+  q: Queryable,
+  t: { personId: string; name: string; role: Role | null; ttlMs?: number | null },
+): Promise<AccessTokenRecord & { token: string }> {
+  const token = generateAccessToken();
+  const r = await q.query<AccessTokenRecord>(
+    `INSERT INTO access_tokens (name, value, person_id, role, expires_at, created_by) VALUES ($1, $2, $3, $4, $5, $3)
+     RETURNING id, name, role, expires_at, created_at`,
+    [t.name, hashAccessToken(token), t.personId, t.role, t.ttlMs ? new Date(Date.now() + t.ttlMs).toISOString() : null],
+  );
+  return { ...r.rows[0], token };
+}
+
 /** Revokes every token of a person (deleted or deactivated: reactivation does not revive them). */
 export async function revokeAllTokens(q: Queryable, personId: string): Promise<void> {
   await q.query(`UPDATE access_tokens SET deleted_at = now() WHERE person_id = $1 AND deleted_at IS NULL`, [personId]);
@@ -126,13 +143,8 @@ export function tokenRoutes(fastify: FastifyInstance, ctx: AuthContext) {
       const message = `A token's role cannot be higher than your own: choose one of ${allowed.join(', ')}.`;
       return sendError(reply, 400, 'invalid_body', message, { role: message });
     }
-    const token = generateAccessToken();
-    const r = await db.query<AccessTokenRecord>(
-      `INSERT INTO access_tokens (name, value, person_id, role, expires_at, created_by) VALUES ($1, $2, $3, $4, $5, $3)
-       RETURNING id, name, role, expires_at, created_at`,
-      [name, hashAccessToken(token), caller.person.id, role, ttl ? new Date(Date.now() + ttl).toISOString() : null],
-    );
-    return reply.code(201).send({ ...r.rows[0], token });
+    const issued = await issueAccessToken(db, { personId: caller.person.id, name, role, ttlMs: ttl });
+    return reply.code(201).send(issued);
   });
 
   const list = { params: noParams, querystring: pageQuery };

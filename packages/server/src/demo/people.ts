@@ -17,7 +17,7 @@ export type PersonKey = (typeof PEOPLE)[number]['key'];
 
 export const person = (key: PersonKey): string => did('person', key);
 export const team = (key: string): string => did('team', key);
-export const agent = (key: 'eu-west-prod' | 'us-east-staging'): string => did('agent', key);
+const agent = (key: 'eu-west-prod' | 'us-east-staging'): string => did('agent', key);
 
 const TEAMS = [
   {

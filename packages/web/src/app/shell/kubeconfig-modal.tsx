@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
 import { Copy, Download, ExternalLink } from 'lucide-react';
 import { copyToClipboard } from '#web/lib/clipboard.ts';
-import { DOCS_URL } from '#web/lib/config.ts';
+import { KUBECONFIG_DOCS_URL } from '#web/lib/config.ts';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { Button, buttonClass } from '#web/components/ui/button.tsx';
 
 const KUBECONFIG_TITLE = 'Download and install kubeconfig';
-const APPLY_COMMAND = 'export KUBECONFIG=~/Downloads/kubeconfig.yaml\nkubectl get canaries -A';
+const KUBECONFIG_FILE = 'watchdeck-kubeconfig.yaml';
+const APPLY_COMMAND = `export KUBECONFIG=~/Downloads/${KUBECONFIG_FILE}\nkubectl get canaries -A`;
 
 function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
   return (
@@ -38,8 +39,11 @@ export function KubeconfigModal({ open, onOpenChange }: { open: boolean; onOpenC
     >
       <ol className="space-y-5">
         <Step n={1} title="Download the kubeconfig file">
-          <p className="text-sm text-gray-600">It gives kubectl access to the resources this console manages.</p>
-          <a href="/api/kubeconfig" download="kubeconfig.yaml" className={buttonClass('primary', 'sm')}>
+          <p className="text-sm text-gray-600">
+            It gives kubectl access to the resources this console manages, with a new personal access token (listed on
+            your profile page, where you can revoke it).
+          </p>
+          <a href="/api/kubeconfig" download={KUBECONFIG_FILE} className={buttonClass('primary', 'sm')}>
             <Download size={14} aria-hidden /> Download kubeconfig
           </a>
         </Step>
@@ -61,7 +65,7 @@ export function KubeconfigModal({ open, onOpenChange }: { open: boolean; onOpenC
         </Step>
         <Step n={3} title="Learn more">
           <a
-            href={DOCS_URL}
+            href={KUBECONFIG_DOCS_URL}
             target="_blank"
             rel="noreferrer"
             className="inline-flex items-center gap-1 text-sm font-medium text-blue-600 hover:underline"
