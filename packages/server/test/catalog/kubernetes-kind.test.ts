@@ -1,6 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- Kubernetes objects are inspected loosely */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import https from 'node:https';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import type { AddressInfo } from 'node:net';
 import { kubernetesKind, eventSeverity } from '#server/catalog/scrape/kinds/kubernetes.ts';
@@ -428,6 +431,30 @@ describe('kubernetes scraper kind (against a stand-in API server)', () => {
     } finally {
       if (saved !== undefined) process.env.KUBERNETES_SERVICE_HOST = saved;
     }
+  });
+
+  it('refuses an inline kubeconfig that would run a program or read a server file (editors write specs)', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'kube-exec-')), 'ran');
+    const withUser = (user: string) =>
+      kubeconfig(api, 's3cret-token').replace(/ {4}token: s3cret-token\n/, `${user}\n`);
+    for (const [user, word] of [
+      [
+        `    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: touch\n      args: ['${marker}']`,
+        'exec',
+      ],
+      ['    token-file: /etc/hostname', 'token-file'],
+      ['    client-key: /etc/hostname\n    client-certificate: /etc/hostname', 'client-certificate, client-key'],
+    ] as const) {
+      const text = withUser(user);
+      expect(text).toContain(user.trim().split('\n')[0]);
+      await expect(kubernetesKind({ clusterName: 'prod', kubeconfig: text }, ctx())).rejects.toThrow(
+        new RegExp(`may not use ${word}`),
+      );
+    }
+    expect(existsSync(marker)).toBe(false);
+    await expect(kubernetesKind({ clusterName: 'prod', kubeconfig: '/etc/hostname' }, ctx())).rejects.toThrow(
+      /a file path is read only from a kubernetes connection/,
+    );
   });
 
   it('derives health for pods in each phase and maps event severities', () => {

@@ -7,6 +7,7 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import type {
   ItemRef,
   ScrapeContext,
@@ -164,6 +165,45 @@ function plain(kind: string, apiVersion: string, obj: any): any {
   return { apiVersion, kind, ...json };
 }
 
+/** kubeconfig keys that make the client run a program or read a file of this server */
+const USER_SIDE_EFFECTS = ['exec', 'auth-provider', 'token-file', 'client-certificate', 'client-key'];
+const CLUSTER_SIDE_EFFECTS = ['certificate-authority'];
+
+/**
+ * A kubeconfig written in a scraper spec comes from an editor, and editors must not run programs
+ * or read files on the server through it (connections, written by admins, may). Checked on the
+ * parsed YAML, before the client library loads it: loading already reads token files.
+ */
+function refuseServerSideEffects(text: string): void {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch {
+    throw new Error('kubeconfig is not valid YAML');
+  }
+  if (!doc || typeof doc !== 'object') {
+    if (!text.includes('\n') && text.trim().startsWith('/'))
+      throw new Error('kubeconfig: a file path is read only from a kubernetes connection');
+    throw new Error('kubeconfig is not a kubeconfig document');
+  }
+  const named = (list: unknown, key: string) =>
+    Array.isArray(list)
+      ? list.map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>)[key] : null))
+      : [];
+  const offending = [
+    ...named((doc as Record<string, unknown>).users, 'user').flatMap((u) =>
+      u && typeof u === 'object' ? USER_SIDE_EFFECTS.filter((k) => k in u) : [],
+    ),
+    ...named((doc as Record<string, unknown>).clusters, 'cluster').flatMap((c) =>
+      c && typeof c === 'object' ? CLUSTER_SIDE_EFFECTS.filter((k) => k in c) : [],
+    ),
+  ];
+  if (offending.length)
+    throw new Error(
+      `kubeconfig in a scraper spec may not use ${[...new Set(offending)].join(', ')} (they run programs or read files on the server): put it in a kubernetes connection`,
+    );
+}
+
 async function kubeConfig(spec: Record<string, unknown>, ctx: ScrapeContext): Promise<k8s.KubeConfig> {
   const kc = new k8s.KubeConfig();
   let text: string | undefined;
@@ -186,8 +226,10 @@ async function kubeConfig(spec: Record<string, unknown>, ctx: ScrapeContext): Pr
       throw new Error('kubeconfig.valueFrom is not supported: put the kubeconfig in a kubernetes connection');
   }
   if (text !== undefined) {
-    // a one-line value naming an existing file is a path, anything else the kubeconfig itself
-    if (!text.includes('\n') && existsSync(text.trim())) text = readFileSync(text.trim(), 'utf8');
+    if (connection) {
+      // a one-line value naming an existing file is a path, anything else the kubeconfig itself
+      if (!text.includes('\n') && existsSync(text.trim())) text = readFileSync(text.trim(), 'utf8');
+    } else refuseServerSideEffects(text);
     kc.loadFromString(text);
   } else if (process.env.KUBERNETES_SERVICE_HOST) kc.loadFromCluster();
   else throw new Error('no kubeconfig given and not running inside a cluster (KUBERNETES_SERVICE_HOST is not set)');
