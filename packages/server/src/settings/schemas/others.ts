@@ -6,7 +6,7 @@ import {
   SEVERITIES,
   loggingBackendSpecSchema,
 } from '@watchdeck/core';
-import { duration, stringMap } from './common.ts';
+import { duration } from './common.ts';
 
 /** Topology spec: core's schema (topology-spec.ts), which the topology engine reconciles. */
 export { topologySpecSchema as topologySpec } from '@watchdeck/core';
