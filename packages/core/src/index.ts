@@ -16,3 +16,4 @@ export * from './access-tokens.ts';
 export * from './ids.ts';
 export * from './playbooks.ts';
 export * from './topology-api.ts';
+export * from './agents.ts';

@@ -27,6 +27,7 @@ import { catalogWrites, registerCatalog } from './catalog/index.ts';
 import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
 import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
 import { notificationWrites, registerNotifications } from './notifications/index.ts';
+import { agentWrites, registerAgents } from './agents/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 
@@ -224,6 +225,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   registerPlaybooks(app, { db, box, mailer, sandbox, config });
   registerNotifications(app, { db, box, mailer, config });
 
+  // the agents' registry and the upstream API they push to (agents/README.md)
+  registerAgents(app, { db });
+
   await registerSettings(app, { db });
 
   await app.register(restPlugin, {
@@ -248,6 +252,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
       ...incidentWrites,
       ...playbookWrites(engines.scheduler),
       ...notificationWrites(db),
+      ...agentWrites,
     ],
     encryptSecret: (plain) => box.encrypt(plain),
     // triggers read it as request.person_id (incident changelog actor, created_by defaults)

@@ -78,6 +78,22 @@ export async function revokeAllTokens(q: Queryable, personId: string): Promise<v
   await q.query(`UPDATE access_tokens SET deleted_at = now() WHERE person_id = $1 AND deleted_at IS NULL`, [personId]);
 }
 
+/**
+ * Mints a token for a person other than the caller (an agent's identity, agents/): the plain
+ * value is returned once, only its hash is stored, and it is revoked like any other token.
+ */
+export async function issueAccessToken(
+  q: Queryable,
+  opts: { name: string; personId: string; createdBy: string | null; scopes?: string[] },
+): Promise<{ id: string; token: string }> {
+  const token = generateAccessToken();
+  const r = await q.query<{ id: string }>(
+    `INSERT INTO access_tokens (name, value, person_id, scopes, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [opts.name, hashAccessToken(token), opts.personId, opts.scopes ?? [], opts.createdBy],
+  );
+  return { id: r.rows[0].id, token };
+}
+
 const TOKEN_COLUMNS = `id, name, role, expires_at, last_used_at, created_at`;
 
 /** ?limit=&offset= of the token lists */

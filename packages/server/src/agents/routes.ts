@@ -1,0 +1,147 @@
+/**
+ * The agents routes (README.md in this folder).
+ *
+ *   POST /api/agent/generate   (agents write) an agent, its identity and its token, shown once
+ *   POST /api/agent/ping       (an agent's token) last_seen, hostname, version
+ *   POST /api/agent/push       (an agent's token) rows of the engines' tables (push.ts)
+ *   GET  /api/agent/pull       (an agent's token) the canaries, scrapers and topologies assigned to it
+ *
+ * Listing, editing and deleting go through /api/db (agents_summary, PATCH agents), as the seed's
+ * calls do; agentWrites (index.ts) limits what such a PATCH may change.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  AGENT_MESSAGES,
+  AGENT_PUSH_MAX_BYTES,
+  AGENT_PUSH_MAX_ROWS,
+  agentFormSchema,
+  type GeneratedAgent,
+} from '@watchdeck/core';
+import type { Db } from '../db/index.ts';
+import { issueAccessToken, needs } from '../auth/index.ts';
+import { sendError } from '../http/errors.ts';
+import { noParams, noQuery, noReadInput, typed } from '../http/validation.ts';
+import { applyPush, PushRefused, pushBodySchema } from './push.ts';
+
+/** The scope that marks an agent's token (access_tokens.scopes). */
+export const AGENT_SCOPE = 'agent';
+/** How many resources of each kind a pull answers at most. */
+export const PULL_LIMIT = 1000;
+
+/** Any caller may reach the upstream routes; the handler then asks for an agent's token. */
+const AS_AGENT = { access: [], feature: 'agents' };
+
+const pingBody = z
+  .union([
+    z.null(),
+    z.undefined(),
+    z.strictObject({
+      hostname: z.string().trim().max(255).optional(),
+      version: z.string().trim().max(100).optional(),
+    }),
+  ])
+  .transform((b) => b ?? {});
+
+export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
+  const app = typed(fastify);
+
+  /** The live agent behind the request's token, or null (a person, a revoked or deleted agent). */
+  async function agentOf(req: FastifyRequest): Promise<string | null> {
+    const tokenId = req.caller?.tokenId;
+    if (!tokenId) return null;
+    const r = await db.query<{ id: string }>(
+      `SELECT a.id FROM access_tokens t JOIN agents a ON a.person_id = t.person_id
+        WHERE t.id = $1 AND $2 = ANY (t.scopes) AND t.deleted_at IS NULL AND a.deleted_at IS NULL`,
+      [tokenId, AGENT_SCOPE],
+    );
+    return r.rows[0]?.id ?? null;
+  }
+
+  const generate = { params: noParams, querystring: noQuery, body: agentFormSchema };
+  app.post(
+    '/api/agent/generate',
+    { config: needs('agents', 'write', { feature: 'agents' }), schema: generate },
+    async (req, reply) => {
+      const { name, description, properties, kubernetes, pushTelemetry } = req.body;
+      const by = req.caller!.person.id;
+      const taken = await db.query(`SELECT 1 FROM agents WHERE name = $1 AND deleted_at IS NULL`, [name]);
+      if (taken.rows.length)
+        return sendError(reply, 409, 'conflict', AGENT_MESSAGES.nameTaken, { name: AGENT_MESSAGES.nameTaken });
+      const created = await db.transaction(async (tx): Promise<GeneratedAgent> => {
+        const person = await tx.query<{ id: string }>(
+          `INSERT INTO people (name, type) VALUES ($1, 'agent') RETURNING id`,
+          [`agent-${name}`],
+        );
+        const personId = person.rows[0].id;
+        const agent = await tx.query<{ id: string }>(
+          `INSERT INTO agents (name, description, person_id, properties, spec, created_by)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+          [name, description || null, personId, JSON.stringify(properties), JSON.stringify({ kubernetes, pushTelemetry }), by],
+        );
+        const { token } = await issueAccessToken(tx, {
+          name: `agent ${name}`,
+          personId,
+          createdBy: by,
+          scopes: [AGENT_SCOPE],
+        });
+        return { id: agent.rows[0].id, name, person_id: personId, access_token: token };
+      });
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.post(
+    '/api/agent/ping',
+    { config: AS_AGENT, schema: { params: noParams, querystring: noQuery, body: pingBody } },
+    async (req, reply) => {
+      const agentId = await agentOf(req);
+      if (!agentId) return sendError(reply, 403, 'forbidden', AGENT_MESSAGES.notAgent);
+      const { hostname, version } = req.body;
+      const r = await db.query<{ id: string; name: string; last_seen: string }>(
+        `UPDATE agents SET last_seen = now(), hostname = coalesce($2, hostname), version = coalesce($3, version)
+          WHERE id = $1 RETURNING id, name, last_seen`,
+        [agentId, hostname ?? null, version ?? null],
+      );
+      return r.rows[0];
+    },
+  );
+
+  const push = { params: noParams, querystring: noQuery, body: pushBodySchema(AGENT_PUSH_MAX_ROWS) };
+  app.post(
+    '/api/agent/push',
+    { config: AS_AGENT, schema: push, bodyLimit: AGENT_PUSH_MAX_BYTES },
+    async (req, reply) => {
+      const agentId = await agentOf(req);
+      if (!agentId) return sendError(reply, 403, 'forbidden', AGENT_MESSAGES.notAgent);
+      try {
+        const counts = await db.transaction(async (tx) => {
+          const c = await applyPush(tx, agentId, req.body);
+          await tx.query(`UPDATE agents SET last_seen = now(), last_received = now() WHERE id = $1`, [agentId]);
+          return c;
+        });
+        return { agent_id: agentId, counts };
+      } catch (err) {
+        if (err instanceof PushRefused)
+          return sendError(reply, err.statusCode, err.statusCode === 403 ? 'forbidden' : 'invalid_body', err.message);
+        throw err;
+      }
+    },
+  );
+
+  app.get('/api/agent/pull', { config: AS_AGENT, schema: noReadInput }, async (req, reply) => {
+    const agentId = await agentOf(req);
+    if (!agentId) return sendError(reply, 403, 'forbidden', AGENT_MESSAGES.notAgent);
+    const of = async (table: 'canaries' | 'config_scrapers' | 'topologies') =>
+      (
+        await db.query(
+          `SELECT id, name, namespace, labels, spec, schedule, updated_at FROM ${table}
+            WHERE agent_id = $1 AND deleted_at IS NULL ORDER BY name, id LIMIT $2`,
+          [agentId, PULL_LIMIT],
+        )
+      ).rows;
+    const [canaries, scrapers, topologies] = [await of('canaries'), await of('config_scrapers'), await of('topologies')];
+    await db.query(`UPDATE agents SET last_seen = now() WHERE id = $1`, [agentId]);
+    return { agent_id: agentId, canaries, scrapers, topologies };
+  });
+}
