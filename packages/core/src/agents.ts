@@ -23,7 +23,7 @@ export const AGENT_MESSAGES = {
   properties: 'properties must be a map of names to text values (at most 50, names up to 100 characters)',
   interval: `interval must be one of ${AGENT_SCRAPE_INTERVALS.join(', ')}`,
   topologyName: 'topologyName must be at most 200 characters',
-  notAgent: "Only an agent's access token may call the agent API.",
+  notAgent: "No agent behind this caller: the agent API takes an agent's access token.",
 } as const;
 
 /** The label map of an agent (seed 000 section 3 'properties (label map)'). */
@@ -76,7 +76,10 @@ export interface AgentSummary {
   name: string;
   description: string | null;
   properties: Record<string, string>;
-  spec: { kubernetes?: { enabled?: boolean; interval?: string }; pushTelemetry?: { enabled?: boolean; topologyName?: string } };
+  spec: {
+    kubernetes?: { enabled?: boolean; interval?: string };
+    pushTelemetry?: { enabled?: boolean; topologyName?: string };
+  };
   last_seen: string | null;
   last_received: string | null;
   created_at: string;

@@ -12,16 +12,18 @@ export function registerAgents(app: FastifyInstance, deps: { db: Db }): void {
   agentRoutes(app, deps);
 }
 
-/** What a PATCH of agents through /api/db may change: the edit form's fields and the deletion. */
+/**
+ * What a write of agents through /api/db may set: the edit form's fields and the deletion. A row
+ * inserted here has no identity or token (generate makes those); last_seen, person_id and the
+ * like are the server's to write.
+ */
 const PATCHABLE = new Set(['description', 'properties', 'spec', 'deleted_at', 'cleanup', 'updated_at']);
+const INSERTABLE = new Set(['id', 'name', 'description', 'properties', 'spec']);
 
 const refuse = (message: string) => Object.assign(new Error(message), { code: '23514' });
 
 function checkAgentWrite(_table: string, method: string, raw: unknown): void {
-  if (method === 'POST' || method === 'PUT')
-    throw refuse('Agents are created with POST /api/agent/generate, which also issues their token');
-  if (method === 'DELETE') throw refuse('An agent is deleted by setting deleted_at (with cleanup to remove its resources)');
-  if (method !== 'PATCH') return;
+  if (method !== 'PATCH' && method !== 'POST' && method !== 'PUT') return;
   let body = raw;
   if (typeof raw === 'string') {
     try {
@@ -30,12 +32,15 @@ function checkAgentWrite(_table: string, method: string, raw: unknown): void {
       return; // the engine answers PGRST102
     }
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-  const row = body as Record<string, unknown>;
-  const other = Object.keys(row).filter((k) => !PATCHABLE.has(k));
-  if (other.length) throw refuse(`An agent's ${other.join(', ')} cannot be changed here`);
-  if ('properties' in row && !agentPropertiesSchema.safeParse(row.properties).success)
-    throw refuse(AGENT_MESSAGES.properties);
+  const allowed = method === 'PATCH' ? PATCHABLE : INSERTABLE;
+  for (const row of Array.isArray(body) ? body : [body]) {
+    if (!row || typeof row !== 'object' || Array.isArray(row)) continue;
+    const r = row as Record<string, unknown>;
+    const other = Object.keys(r).filter((k) => !allowed.has(k));
+    if (other.length) throw refuse(`An agent's ${other.join(', ')} cannot be set here`);
+    if ('properties' in r && !agentPropertiesSchema.safeParse(r.properties).success)
+      throw refuse(AGENT_MESSAGES.properties);
+  }
 }
 
 export const agentWrites: WriteRegistration[] = [{ table: 'agents', check: checkAgentWrite }];

@@ -324,7 +324,9 @@ export function pushBodySchema(maxRows: number) {
   return z
     .strictObject(shape)
     .refine(
-      (body) => Object.values(body).reduce((n: number, rows) => n + ((rows as unknown[] | undefined)?.length ?? 0), 0) <= maxRows,
+      (body) =>
+        Object.values(body).reduce((n: number, rows) => n + ((rows as unknown[] | undefined)?.length ?? 0), 0) <=
+        maxRows,
       `a push carries at most ${maxRows} rows: send the rest in another push`,
     ) as unknown as z.ZodType<Partial<Record<PushTable, Record<string, unknown>[]>>>;
 }
@@ -344,7 +346,10 @@ const ident = (s: string) => `"${s}"`;
 /** INSERT ... SELECT FROM jsonb_to_recordset: one statement per table, however many rows. */
 function upsertSql(spec: TableSpec): string {
   const names = Object.keys(spec.cols);
-  const recordType = names.map((n) => `${ident(n)} ${spec.cols[n].type === 'int' ? 'integer' : spec.cols[n].type === 'bool' ? 'boolean' : spec.cols[n].type}`);
+  const recordType = names.map(
+    (n) =>
+      `${ident(n)} ${spec.cols[n].type === 'int' ? 'integer' : spec.cols[n].type === 'bool' ? 'boolean' : spec.cols[n].type}`,
+  );
   const values = names.map((n) => {
     const c = spec.cols[n];
     return c.fallback ? `coalesce(x.${ident(n)}, ${c.fallback})` : `x.${ident(n)}`;
@@ -423,7 +428,10 @@ export async function applyPush(
       const code = (err as { code?: string }).code ?? '';
       if (code === '21000') throw new PushRefused(400, `${spec.table}: the same row appears twice in one push`);
       if (code.startsWith('23') || code.startsWith('22'))
-        throw new PushRefused(400, `${spec.table}: a row has a value the table does not accept (${constraintKind(code)})`);
+        throw new PushRefused(
+          400,
+          `${spec.table}: a row has a value the table does not accept (${constraintKind(code)})`,
+        );
       throw err;
     }
     counts[spec.table] = rows.length;

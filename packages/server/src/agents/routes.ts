@@ -9,7 +9,7 @@
  * Listing, editing and deleting go through /api/db (agents_summary, PATCH agents), as the seed's
  * calls do; agentWrites (index.ts) limits what such a PATCH may change.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   AGENT_MESSAGES,
@@ -29,7 +29,11 @@ export const AGENT_SCOPE = 'agent';
 /** How many resources of each kind a pull answers at most. */
 export const PULL_LIMIT = 1000;
 
-/** Any caller may reach the upstream routes; the handler then asks for an agent's token. */
+/**
+ * Any caller may reach the upstream routes; the handler then looks for the agent behind the token.
+ * A person (or a revoked agent's identity) has none: 404, as for any caller asking for a thing that
+ * is not theirs to see (the guard's 403 stays the matrix's word on roles).
+ */
 const AS_AGENT = { access: [], feature: 'agents' };
 
 const pingBody = z
@@ -42,6 +46,8 @@ const pingBody = z
     }),
   ])
   .transform((b) => b ?? {});
+
+const notAgent = (reply: FastifyReply) => sendError(reply, 404, 'not_found', AGENT_MESSAGES.notAgent);
 
 export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
   const app = typed(fastify);
@@ -77,7 +83,14 @@ export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
         const agent = await tx.query<{ id: string }>(
           `INSERT INTO agents (name, description, person_id, properties, spec, created_by)
            VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-          [name, description || null, personId, JSON.stringify(properties), JSON.stringify({ kubernetes, pushTelemetry }), by],
+          [
+            name,
+            description || null,
+            personId,
+            JSON.stringify(properties),
+            JSON.stringify({ kubernetes, pushTelemetry }),
+            by,
+          ],
         );
         const { token } = await issueAccessToken(tx, {
           name: `agent ${name}`,
@@ -96,7 +109,7 @@ export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
     { config: AS_AGENT, schema: { params: noParams, querystring: noQuery, body: pingBody } },
     async (req, reply) => {
       const agentId = await agentOf(req);
-      if (!agentId) return sendError(reply, 403, 'forbidden', AGENT_MESSAGES.notAgent);
+      if (!agentId) return notAgent(reply);
       const { hostname, version } = req.body;
       const r = await db.query<{ id: string; name: string; last_seen: string }>(
         `UPDATE agents SET last_seen = now(), hostname = coalesce($2, hostname), version = coalesce($3, version)
@@ -113,7 +126,7 @@ export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
     { config: AS_AGENT, schema: push, bodyLimit: AGENT_PUSH_MAX_BYTES },
     async (req, reply) => {
       const agentId = await agentOf(req);
-      if (!agentId) return sendError(reply, 403, 'forbidden', AGENT_MESSAGES.notAgent);
+      if (!agentId) return notAgent(reply);
       try {
         const counts = await db.transaction(async (tx) => {
           const c = await applyPush(tx, agentId, req.body);
@@ -131,7 +144,7 @@ export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
 
   app.get('/api/agent/pull', { config: AS_AGENT, schema: noReadInput }, async (req, reply) => {
     const agentId = await agentOf(req);
-    if (!agentId) return sendError(reply, 403, 'forbidden', AGENT_MESSAGES.notAgent);
+    if (!agentId) return notAgent(reply);
     const of = async (table: 'canaries' | 'config_scrapers' | 'topologies') =>
       (
         await db.query(
@@ -140,7 +153,11 @@ export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
           [agentId, PULL_LIMIT],
         )
       ).rows;
-    const [canaries, scrapers, topologies] = [await of('canaries'), await of('config_scrapers'), await of('topologies')];
+    const [canaries, scrapers, topologies] = [
+      await of('canaries'),
+      await of('config_scrapers'),
+      await of('topologies'),
+    ];
     await db.query(`UPDATE agents SET last_seen = now() WHERE id = $1`, [agentId]);
     return { agent_id: agentId, canaries, scrapers, topologies };
   });

@@ -27,7 +27,11 @@ for (const driver of testDrivers()) {
 
     const call = async (who: Role | { token: string } | null, method: string, path: string, body?: unknown) => {
       const auth: Record<string, string> =
-        who === null ? {} : typeof who === 'string' ? { cookie: cookies[who] } : { authorization: `Bearer ${who.token}` };
+        who === null
+          ? {}
+          : typeof who === 'string'
+            ? { cookie: cookies[who] }
+            : { authorization: `Bearer ${who.token}` };
       const res = await fetch(url + path, {
         method,
         headers: {
@@ -78,9 +82,15 @@ for (const driver of testDrivers()) {
       const row = (await db.query<any>(`SELECT * FROM agents WHERE id = $1`, [agent.id])).rows[0];
       expect(row).toMatchObject({ name: 'eu-prod', properties: { region: 'eu' }, person_id: agent.person_id });
       // the form's defaults: interval 30m (seed 000 section 9)
-      expect(row.spec).toEqual({ kubernetes: { enabled: true, interval: '30m' }, pushTelemetry: { enabled: true, topologyName: 'eu' } });
-      expect((await db.query<any>(`SELECT type FROM people WHERE id = $1`, [agent.person_id])).rows[0].type).toBe('agent');
-      const tokens = (await db.query<any>(`SELECT value FROM access_tokens WHERE person_id = $1`, [agent.person_id])).rows;
+      expect(row.spec).toEqual({
+        kubernetes: { enabled: true, interval: '30m' },
+        pushTelemetry: { enabled: true, topologyName: 'eu' },
+      });
+      expect((await db.query<any>(`SELECT type FROM people WHERE id = $1`, [agent.person_id])).rows[0].type).toBe(
+        'agent',
+      );
+      const tokens = (await db.query<any>(`SELECT value FROM access_tokens WHERE person_id = $1`, [agent.person_id]))
+        .rows;
       expect(tokens).toHaveLength(1);
       expect(tokens[0].value).not.toContain(agent.access_token);
       expect(tokens[0].value).toMatch(/^[0-9a-f]{64}$/);
@@ -133,13 +143,17 @@ for (const driver of testDrivers()) {
     });
 
     it('marks the agent seen on ping, and refuses a person calling the agent API', async () => {
-      const r = await call({ token: agent.access_token }, 'POST', '/api/agent/ping', { hostname: 'node-1', version: '1.2.3' });
+      const r = await call({ token: agent.access_token }, 'POST', '/api/agent/ping', {
+        hostname: 'node-1',
+        version: '1.2.3',
+      });
       expect(r.status, r.text).toBe(200);
-      const row = (await call('viewer', 'GET', `/api/db/agents_summary?id=eq.${agent.id}&select=online,hostname,version`))
-        .body[0];
+      const row = (
+        await call('viewer', 'GET', `/api/db/agents_summary?id=eq.${agent.id}&select=online,hostname,version`)
+      ).body[0];
       expect(row).toEqual({ online: true, hostname: 'node-1', version: '1.2.3' });
       const person = await call('admin', 'POST', '/api/agent/ping', {});
-      expect(person.status).toBe(403);
+      expect(person.status).toBe(404);
       expect(person.body.message).toBe(AGENT_MESSAGES.notAgent);
       const badBody = await call({ token: agent.access_token }, 'POST', '/api/agent/ping', { hostname: 7 });
       expect(badBody.status).toBe(400);
@@ -256,10 +270,10 @@ for (const driver of testDrivers()) {
     });
 
     it('pulls the canaries, scrapers and topologies assigned to the agent only', async () => {
-      await db.query(`INSERT INTO canaries (name, agent_id, spec) VALUES ('assigned', $1, '{}'), ('theirs', $2, '{}')`, [
-        agent.id,
-        other.id,
-      ]);
+      await db.query(
+        `INSERT INTO canaries (name, agent_id, spec) VALUES ('assigned', $1, '{}'), ('theirs', $2, '{}')`,
+        [agent.id, other.id],
+      );
       await db.query(`INSERT INTO topologies (name, agent_id) VALUES ('topo', $1)`, [agent.id]);
       const r = await call({ token: agent.access_token }, 'GET', '/api/agent/pull');
       expect(r.status, r.text).toBe(200);
@@ -271,7 +285,9 @@ for (const driver of testDrivers()) {
     it('patches properties through /api/db, and nothing an agent must keep', async () => {
       const ok = await call('editor', 'PATCH', `/api/db/agents?id=eq.${agent.id}`, { properties: { region: 'eu-2' } });
       expect(ok.status, ok.text).toBeLessThan(300);
-      expect((await db.query<any>(`SELECT properties FROM agents WHERE id = $1`, [agent.id])).rows[0].properties).toEqual({
+      expect(
+        (await db.query<any>(`SELECT properties FROM agents WHERE id = $1`, [agent.id])).rows[0].properties,
+      ).toEqual({
         region: 'eu-2',
       });
       const rename = await call('editor', 'PATCH', `/api/db/agents?id=eq.${agent.id}`, { name: 'renamed' });
@@ -280,8 +296,10 @@ for (const driver of testDrivers()) {
       expect(seen.status).toBe(400);
       const viewer = await call('viewer', 'PATCH', `/api/db/agents?id=eq.${agent.id}`, { properties: {} });
       expect(viewer.status).toBe(403);
-      const insert = await call('admin', 'POST', `/api/db/agents`, { name: 'backdoor' });
-      expect(insert.status).toBe(400);
+      const forged = await call('admin', 'POST', `/api/db/agents`, { name: 'backdoor', person_id: agent.person_id });
+      expect(forged.status).toBe(400);
+      const hard = await call('admin', 'DELETE', `/api/db/agents?id=eq.${LOCAL_AGENT_ID}`);
+      expect(hard.status).toBe(400);
       const local = await call('admin', 'PATCH', `/api/db/agents?id=eq.${LOCAL_AGENT_ID}`, {
         deleted_at: new Date().toISOString(),
       });
@@ -289,7 +307,9 @@ for (const driver of testDrivers()) {
     });
 
     it('deletes without cleanup: the token is refused, the pushed resources stay', async () => {
-      const r = await call('editor', 'PATCH', `/api/db/agents?id=eq.${other.id}`, { deleted_at: new Date().toISOString() });
+      const r = await call('editor', 'PATCH', `/api/db/agents?id=eq.${other.id}`, {
+        deleted_at: new Date().toISOString(),
+      });
       expect(r.status, r.text).toBeLessThan(300);
       expect((await call({ token: other.access_token }, 'POST', '/api/agent/ping', {})).status).toBe(401);
       expect(await count('canaries', `agent_id = $1 AND deleted_at IS NULL`, [other.id])).toBe(1);

@@ -37,6 +37,24 @@ $$;
 DROP TRIGGER IF EXISTS agents_guard ON agents;
 CREATE TRIGGER agents_guard BEFORE UPDATE ON agents FOR EACH ROW EXECUTE FUNCTION agents_guard();
 
+-- A hard delete (an administrator through /api/db) ends the agent's identity as a soft one does;
+-- the local agent stays.
+CREATE OR REPLACE FUNCTION agents_before_remove() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF OLD.id = '00000000-0000-0000-0000-000000000000' THEN
+    RAISE EXCEPTION 'The local agent cannot be deleted' USING ERRCODE = 'check_violation';
+  END IF;
+  IF OLD.person_id IS NOT NULL THEN
+    UPDATE access_tokens SET deleted_at = now() WHERE person_id = OLD.person_id AND deleted_at IS NULL;
+    UPDATE people SET deleted_at = now() WHERE id = OLD.person_id AND type = 'agent' AND deleted_at IS NULL;
+  END IF;
+  RETURN OLD;
+END
+$$;
+DROP TRIGGER IF EXISTS agents_before_remove ON agents;
+CREATE TRIGGER agents_before_remove BEFORE DELETE ON agents FOR EACH ROW EXECUTE FUNCTION agents_before_remove();
+
 -- After a soft delete (seed 000 section 4): the agent's tokens are revoked and its identity
 -- deleted, so its token is refused from the next request on; with cleanup the resources it
 -- pushed or was assigned are soft-deleted too (their history stays).
