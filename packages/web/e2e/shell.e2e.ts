@@ -36,7 +36,8 @@ describe('console shell', () => {
     await poll(() => nav.getByRole('link', { name: 'Canaries' }).count()).toBe(1);
     expect(await nav.getByRole('link', { name: 'Config Scrapers' }).getAttribute('href')).toBe('/catalog/scrapers');
     expect(await nav.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe('/notifications');
-    for (const name of ['Topologies', 'Log Backends', 'Agents']) {
+    expect(await nav.getByRole('link', { name: 'Agents' }).getAttribute('href')).toBe('/settings/agents');
+    for (const name of ['Topologies', 'Log Backends']) {
       expect(await nav.getByRole('link', { name }).count()).toBe(0);
     }
     await screenshot(page, 'shell');

@@ -19,7 +19,7 @@ import {
   type GeneratedAgent,
 } from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
-import { issueAccessToken, needs } from '../auth/index.ts';
+import { hashAccessToken, issueAccessToken, needs } from '../auth/index.ts';
 import { sendError } from '../http/errors.ts';
 import { noParams, noQuery, noReadInput, typed } from '../http/validation.ts';
 import { applyPush, PushRefused, pushBodySchema } from './push.ts';
@@ -52,14 +52,19 @@ const notAgent = (reply: FastifyReply) => sendError(reply, 404, 'not_found', AGE
 export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
   const app = typed(fastify);
 
-  /** The live agent behind the request's token, or null (a person, a revoked or deleted agent). */
+  /**
+   * The live agent behind the request's bearer token, or null (no token, a person's token, a
+   * revoked or deleted agent). Read from the header itself, not the caller: with AUTH=none the
+   * caller is always the system, and agents must still prove who they are.
+   */
   async function agentOf(req: FastifyRequest): Promise<string | null> {
-    const tokenId = req.caller?.tokenId;
-    if (!tokenId) return null;
+    const auth = req.headers.authorization;
+    if (!auth?.toLowerCase().startsWith('bearer ')) return null;
     const r = await db.query<{ id: string }>(
       `SELECT a.id FROM access_tokens t JOIN agents a ON a.person_id = t.person_id
-        WHERE t.id = $1 AND $2 = ANY (t.scopes) AND t.deleted_at IS NULL AND a.deleted_at IS NULL`,
-      [tokenId, AGENT_SCOPE],
+        WHERE t.value = $1 AND $2 = ANY (t.scopes) AND t.deleted_at IS NULL
+          AND (t.expires_at IS NULL OR t.expires_at > now()) AND a.deleted_at IS NULL`,
+      [hashAccessToken(auth.slice(7).trim()), AGENT_SCOPE],
     );
     return r.rows[0]?.id ?? null;
   }

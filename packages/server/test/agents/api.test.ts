@@ -334,3 +334,36 @@ for (const driver of testDrivers()) {
     });
   });
 }
+
+for (const driver of testDrivers()) {
+  describe(`agents API with AUTH=none (${driver.name})`, () => {
+    let db: Db & { dispose(): Promise<void> };
+    let app: FastifyInstance;
+    let url: string;
+    beforeAll(async () => {
+      db = await driver.open();
+      ({ app, url } = await startApp(db, { authMode: 'none' }));
+    });
+    afterAll(async () => {
+      await app?.close();
+      await db?.dispose();
+    });
+    const post = (path: string, body: unknown, token?: string) =>
+      fetch(url + path, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: new URL(url).origin,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+
+    it('still asks agents for their token: sign-in being off makes no caller an agent', async () => {
+      const created = (await (await post('/api/agent/generate', { name: 'open' })).json()) as { access_token: string };
+      expect((await post('/api/agent/ping', {}, created.access_token)).status).toBe(200);
+      expect((await post('/api/agent/ping', {})).status).toBe(404);
+      expect((await post('/api/agent/ping', {}, 'wdpat_guess')).status).toBe(404);
+    });
+  });
+}

@@ -5,7 +5,7 @@
  * edit form. After create, the installation instructions with the token, shown once.
  */
 import { useMemo, useState } from 'react';
-import { Plus, RotateCw } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import {
   AGENT_PAGE_SIZES,
   LOCAL_AGENT_ID,
@@ -126,15 +126,6 @@ export function AgentsPage() {
         <nav aria-label="Breadcrumb" className="flex items-center gap-1.5 text-sm">
           <span className="font-semibold text-gray-900">Agents</span>
         </nav>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Refresh"
-          onClick={() => void agents.refetch()}
-          disabled={agents.isFetching}
-        >
-          <RotateCw size={15} className={agents.isFetching ? 'animate-spin' : undefined} aria-hidden />
-        </Button>
         {canWrite && (
           <Button
             variant="primary"
