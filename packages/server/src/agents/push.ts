@@ -46,7 +46,7 @@ const json = t('jsonb');
 const time = t('timestamptz');
 
 /** In dependency order: a table's parents come before it. */
-export const PUSH_TABLES: readonly TableSpec[] = [
+const PUSH_TABLES: readonly TableSpec[] = [
   {
     table: 'topologies',
     key: ['id'],
@@ -277,7 +277,7 @@ export const PUSH_TABLES: readonly TableSpec[] = [
   },
 ];
 
-export type PushTable = (typeof PUSH_TABLES)[number]['table'];
+type PushTable = (typeof PUSH_TABLES)[number]['table'];
 
 /** Text fields are long enough for a config document's summary, not for abuse. */
 const MAX_TEXT = 64 * 1024;

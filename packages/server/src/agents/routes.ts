@@ -25,9 +25,9 @@ import { noParams, noQuery, noReadInput, typed } from '../http/validation.ts';
 import { applyPush, PushRefused, pushBodySchema } from './push.ts';
 
 /** The scope that marks an agent's token (access_tokens.scopes). */
-export const AGENT_SCOPE = 'agent';
+const AGENT_SCOPE = 'agent';
 /** How many resources of each kind a pull answers at most. */
-export const PULL_LIMIT = 1000;
+const PULL_LIMIT = 1000;
 
 /**
  * Any caller may reach the upstream routes; the handler then looks for the agent behind the token.

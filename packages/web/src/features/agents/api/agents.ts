@@ -10,7 +10,7 @@ import { apiPost } from '#web/lib/http.ts';
 
 const SELECT = '*,created_by(id,name,avatar)';
 /** Columns the table may sort on (anything else falls back to name). */
-export const SORTABLE = new Set([
+const SORTABLE = new Set([
   'name',
   'description',
   'last_seen',
@@ -21,7 +21,7 @@ export const SORTABLE = new Set([
   'playbook_runs_count',
 ]);
 
-export const agentsKeys = {
+const agentsKeys = {
   all: ['agents'] as const,
   list: (pageIndex: number, pageSize: number, sortBy: string, desc: boolean) =>
     ['agents', 'list', pageIndex, pageSize, sortBy, desc] as const,
