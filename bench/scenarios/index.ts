@@ -1,3 +1,4 @@
+import { agentPush } from './agent-push.ts';
 import { apiDbConfigById } from './api-db-config-by-id.ts';
 import { apiDbCatalogPage } from './api-db-catalog-page.ts';
 import { catalogFileScrape } from './catalog-file-scrape.ts';
@@ -48,4 +49,5 @@ export const scenarios: Scenario[] = [
   playbookDrain,
   playbookRunList,
   notificationsFanout,
+  agentPush,
 ];
