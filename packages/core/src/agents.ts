@@ -102,3 +102,14 @@ export function agentOnline(lastSeen: string | null | undefined, now = Date.now(
 /** Upstream API limits: a push larger than these is refused (413/400), never truncated. */
 export const AGENT_PUSH_MAX_ROWS = 20_000;
 export const AGENT_PUSH_MAX_BYTES = 32 * 1024 * 1024;
+
+/** A value safe inside single quotes of a POSIX shell command. */
+const shellQuote = (s: string) => `'${s.replaceAll("'", `'"'"'`)}'`;
+
+/**
+ * The command-line variant of the installation instructions, run from a checkout of this
+ * repository: agent mode against this console. The server's agent-mode test runs this very text.
+ */
+export function agentCommandLine({ upstream, token }: { upstream: string; token: string }): string {
+  return `node packages/server/bin/watchdeck.mjs agent --upstream ${shellQuote(upstream)} --token ${shellQuote(token)}`;
+}

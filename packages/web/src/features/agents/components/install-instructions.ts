@@ -2,7 +2,7 @@
  * The installation instructions of a new agent (seed 000 section 4): Helm and Flux variants, plus
  * a command line. Each carries the agent's token; the upstream is this console's own address.
  */
-import type { AgentForm } from '@watchdeck/core';
+import { agentCommandLine, type AgentForm } from '@watchdeck/core';
 
 export interface InstallVariant {
   id: 'helm' | 'flux' | 'cli';
@@ -81,7 +81,7 @@ spec:
     pushTelemetry:
       enabled: ${form.pushTelemetry.enabled}${topology ? `\n      topologyName: ${dq(topology)}` : ''}
 `;
-  const cli = `npm start -- agent --upstream ${sq(upstream)} --token ${sq(token)}`;
+  const cli = agentCommandLine({ upstream, token });
   return [
     { id: 'helm', label: 'Helm', language: 'shell', text: helm },
     { id: 'flux', label: 'Flux', language: 'yaml', text: flux },
