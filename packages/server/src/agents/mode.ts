@@ -27,7 +27,7 @@ const SETTLE = `interval '2 seconds'`;
 /** No check run lasts longer: bounds the scan through check_statuses_time_idx. */
 const LONGEST_RUN = `interval '1 hour'`;
 
-export class TokenRefused extends Error {}
+class TokenRefused extends Error {}
 
 export interface AgentModeOptions {
   db: Db;
