@@ -19,7 +19,7 @@ import {
   type GeneratedAgent,
 } from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
-import { hashAccessToken, issueAccessToken, needs } from '../auth/index.ts';
+import { hashAccessToken, issueAccessToken, needs, PUBLIC } from '../auth/index.ts';
 import { sendError } from '../http/errors.ts';
 import { noParams, noQuery, noReadInput, typed } from '../http/validation.ts';
 import { applyPush, PushRefused, pushBodySchema } from './push.ts';
@@ -30,11 +30,11 @@ const AGENT_SCOPE = 'agent';
 const PULL_LIMIT = 1000;
 
 /**
- * Any caller may reach the upstream routes; the handler then looks for the agent behind the token.
- * A person (or a revoked agent's identity) has none: 404, as for any caller asking for a thing that
- * is not theirs to see (the guard's 403 stays the matrix's word on roles).
+ * The upstream routes are public to the guard: an agent's token is no caller there (auth's
+ * callerFromToken leaves it out, so it opens nothing else), and these handlers ask for the agent
+ * behind it themselves. Anyone else gets 404: there is no agent of theirs to ping or push for.
  */
-const AS_AGENT = { access: [], feature: 'agents' };
+const AS_AGENT = PUBLIC;
 
 const pingBody = z
   .union([

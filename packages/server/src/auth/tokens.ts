@@ -39,7 +39,11 @@ export function hashAccessToken(token: string): string {
 
 const isRole = (r: unknown): r is Role => typeof r === 'string' && (ROLES as readonly string[]).includes(r);
 
-/** Resolves a bearer token to its caller, or null when unknown, revoked, expired or orphaned. */
+/**
+ * Resolves a bearer token to its caller, or null when unknown, revoked, expired or orphaned. An
+ * agent's token (scope 'agent', agents/) is no caller here: it opens the agent API only, which
+ * checks it itself, and never the console's other routes or /api/db.
+ */
 export async function callerFromToken(q: Queryable, token: string): Promise<Caller | null> {
   const r = await q.query<{
     id: string;
@@ -54,6 +58,7 @@ export async function callerFromToken(q: Queryable, token: string): Promise<Call
             (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
        FROM access_tokens t JOIN people p ON p.id = t.person_id
       WHERE t.value = $1 AND t.deleted_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
+        AND NOT ('agent' = ANY (t.scopes))
         AND p.deleted_at IS NULL
         AND NOT EXISTS (SELECT 1 FROM identities i WHERE i.id = p.id AND i.state <> 'active')`,
     [hashAccessToken(token)],

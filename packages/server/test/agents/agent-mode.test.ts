@@ -98,7 +98,12 @@ for (const driver of testDrivers()) {
 
       // the installation dialog's command line, run as shown
       const command = agentCommandLine({ upstream: url, token: generated.access_token });
-      const env = { ...process.env, WATCHDECK_DATA_DIR: dataDir, LOG_LEVEL: 'info', WATCHDECK_DEMO_DATA: 'false' };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        WATCHDECK_DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        WATCHDECK_DEMO_DATA: 'false',
+      };
       delete env.DATABASE_URL;
       agent = spawn('sh', ['-c', `exec ${command}`], { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
       agent.stdout!.on('data', (d) => (output += String(d)));

@@ -158,7 +158,10 @@ for (const driver of testDrivers()) {
       const badBody = await call({ token: agent.access_token }, 'POST', '/api/agent/ping', { hostname: 7 });
       expect(badBody.status).toBe(400);
       const noToken = await call({ token: 'wdpat_nothing' }, 'POST', '/api/agent/ping', {});
-      expect(noToken.status).toBe(401);
+      expect(noToken.status).toBe(404);
+      // the agent's token opens the agent API only
+      expect((await call({ token: agent.access_token }, 'GET', '/api/db/incidents?limit=1')).status).toBe(401);
+      expect((await call({ token: agent.access_token }, 'GET', '/api/auth/whoami')).status).toBe(401);
     });
 
     const canaryId = randomUUID();
@@ -311,7 +314,7 @@ for (const driver of testDrivers()) {
         deleted_at: new Date().toISOString(),
       });
       expect(r.status, r.text).toBeLessThan(300);
-      expect((await call({ token: other.access_token }, 'POST', '/api/agent/ping', {})).status).toBe(401);
+      expect((await call({ token: other.access_token }, 'POST', '/api/agent/ping', {})).status).toBe(404);
       expect(await count('canaries', `agent_id = $1 AND deleted_at IS NULL`, [other.id])).toBe(1);
       const list = (await call('admin', 'GET', `/api/db/agents_summary?select=id`)).body.map((a: any) => a.id);
       expect(list).not.toContain(other.id);
@@ -328,7 +331,7 @@ for (const driver of testDrivers()) {
         expect(await count(table, `agent_id = $1 AND deleted_at IS NULL`, [agent.id]), table).toBe(0);
       expect(await count('checks', `agent_id = $1`, [agent.id])).toBe(1); // soft: history stays
       const push = await call({ token: agent.access_token }, 'POST', '/api/agent/push', pushBody());
-      expect(push.status).toBe(401);
+      expect(push.status).toBe(404);
       const revive = await call('admin', 'PATCH', `/api/db/agents?id=eq.${agent.id}`, { deleted_at: null });
       expect(revive.status).toBe(400);
     });
