@@ -104,7 +104,38 @@ describe.each([1440, 1024])('agents at %i px', (width) => {
     expect(await row(name).innerText()).toContain('region: eu-e2e');
   });
 
+  it("shows the checks the agent pushed on /health with the agent's badge", async () => {
+    const canary = crypto.randomUUID();
+    const check = crypto.randomUUID();
+    const checkName = `pushed-${width}-${Date.now().toString(36)}`;
+    const push = await fetch(`${baseUrl()}/api/agent/push`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        canaries: [{ id: canary, name: `remote-${width}`, namespace: 'edge' }],
+        checks: [
+          {
+            id: check,
+            canary_id: canary,
+            name: checkName,
+            type: 'http',
+            namespace: 'edge',
+            status: 'unhealthy',
+            last_runtime: new Date().toISOString(),
+          },
+        ],
+        check_statuses: [{ check_id: check, time: new Date().toISOString(), status: false, message: 'down' }],
+      }),
+    });
+    expect(push.status).toBe(200);
+    await page.goto(`${baseUrl()}/health?hidePassing=false&query=${checkName}`);
+    const badge = page.getByTestId('check-row-agent').filter({ hasText: name });
+    await poll(() => badge.count()).toBe(1);
+    await shot('health-badge');
+  });
+
   it('edits an agent with its name read-only', async () => {
+    await page.goto(`${baseUrl()}/agents`);
     await row(name).click();
     await page.waitForURL(/id=/);
     const dialog = page.getByRole('dialog', { name: `Edit Agent ${name}` });
