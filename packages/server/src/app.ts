@@ -226,7 +226,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   registerNotifications(app, { db, box, mailer, config });
 
   // the agents' registry and the upstream API they push to (agents/README.md)
-  registerAgents(app, { db });
+  registerAgents(app, { db, isDisabled: properties.isDisabled });
 
   await registerSettings(app, { db });
 

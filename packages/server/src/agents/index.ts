@@ -8,7 +8,15 @@ import type { Db } from '../db/index.ts';
 import type { WriteRegistration } from '../pgrest/index.ts';
 import { agentRoutes } from './routes.ts';
 
-export function registerAgents(app: FastifyInstance, deps: { db: Db }): void {
+export function registerAgents(
+  app: FastifyInstance,
+  deps: {
+    db: Db;
+    /** the feature flags: 'agents' disabled switches the upstream API off too */ isDisabled: (
+      feature: string,
+    ) => Promise<boolean>;
+  },
+): void {
   agentRoutes(app, deps);
 }
 

@@ -49,7 +49,10 @@ const pingBody = z
 
 const notAgent = (reply: FastifyReply) => sendError(reply, 404, 'not_found', AGENT_MESSAGES.notAgent);
 
-export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
+export function agentRoutes(
+  fastify: FastifyInstance,
+  { db, isDisabled }: { db: Db; isDisabled: (feature: string) => Promise<boolean> },
+) {
   const app = typed(fastify);
 
   /**
@@ -60,6 +63,8 @@ export function agentRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
   async function agentOf(req: FastifyRequest): Promise<string | null> {
     const auth = req.headers.authorization;
     if (!auth?.toLowerCase().startsWith('bearer ')) return null;
+    // public to the guard, so the flag is checked here: agents switched off, no agent answers
+    if (await isDisabled('agents')) return null;
     const r = await db.query<{ id: string }>(
       `SELECT a.id FROM access_tokens t JOIN agents a ON a.person_id = t.person_id
         WHERE t.value = $1 AND $2 = ANY (t.scopes) AND t.deleted_at IS NULL

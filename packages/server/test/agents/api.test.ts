@@ -367,6 +367,12 @@ for (const driver of testDrivers()) {
       expect((await post('/api/agent/ping', {}, created.access_token)).status).toBe(200);
       expect((await post('/api/agent/ping', {})).status).toBe(404);
       expect((await post('/api/agent/ping', {}, 'wdpat_guess')).status).toBe(404);
+      // the agents feature switched off switches the agent API off
+      // (the flags are cached for 5 s: poll past that)
+      await db.query(`INSERT INTO properties (name, value) VALUES ('agents.disable', 'true')`);
+      await expect
+        .poll(async () => (await post('/api/agent/ping', {}, created.access_token)).status, { timeout: 15_000 })
+        .toBe(404);
     });
   });
 }
