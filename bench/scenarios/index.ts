@@ -1,3 +1,4 @@
+import { agentPush } from './agent-push.ts';
 import { apiDbConfigById } from './api-db-config-by-id.ts';
 import { apiDbCatalogPage } from './api-db-catalog-page.ts';
 import { catalogFileScrape } from './catalog-file-scrape.ts';
@@ -60,4 +61,5 @@ export const scenarios: Scenario[] = [
   topologyFlatListing,
   logsFileSearch,
   kubeApplyAndList,
+  agentPush,
 ];

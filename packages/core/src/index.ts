@@ -19,3 +19,4 @@ export * from './topology-api.ts';
 export * from './notifications.ts';
 export * from './topology-spec.ts';
 export * from './logs.ts';
+export * from './agents.ts';

@@ -31,6 +31,7 @@ import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
 import { logsDir, registerLogs } from './logs/index.ts';
 import { startDemoLogs } from './demo/logs.ts';
 import { notificationWrites, registerNotifications } from './notifications/index.ts';
+import { agentWrites, registerAgents } from './agents/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { registerKube } from './kube/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
@@ -235,6 +236,9 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   registerPlaybooks(app, { db, box, mailer, sandbox, config });
   registerNotifications(app, { db, box, mailer, config });
 
+  // the agents' registry and the upstream API they push to (agents/README.md)
+  registerAgents(app, { db, isDisabled: properties.isDisabled });
+
   await registerSettings(app, { db });
 
   // What writing a table does besides the SQL, in the words of the area that owns it: checks
@@ -249,6 +253,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     ...incidentWrites,
     ...playbookWrites(engines.scheduler),
     ...notificationWrites(db),
+    ...agentWrites,
   ];
   await registerKube(app, {
     db,

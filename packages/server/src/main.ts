@@ -4,6 +4,9 @@ import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './auth/first-run.ts';
 import { demoTargets, seedDemo } from './demo/seed.ts';
 import { logDestinationFor } from './log-format.ts';
+import { agentArgs, runAgent as runAgentMode } from './agents/cli.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/index.ts';
 
 const command = process.argv[2] ?? 'serve';
 
@@ -33,8 +36,9 @@ async function main() {
     await seedDemo(db, { force: true, targets });
     return db.close();
   }
+  if (command === 'agent') return runAgent(config, db, logger);
   if (command !== 'serve') {
-    console.error(`unknown command "${command}"; expected serve | migrate | seed-demo`);
+    console.error(`unknown command "${command}"; expected serve | migrate | seed-demo | agent`);
     await db.close();
     process.exit(2);
   }
@@ -71,6 +75,23 @@ async function main() {
   if (config.role !== 'api') await app.engines.start();
   // A worker-only replica still answers /api/health for its orchestrator.
   await app.listen({ port: config.port, host: config.host });
+}
+
+/** `watchdeck agent --upstream URL --token T`: the engines on this database, results to the upstream. */
+async function runAgent(config: Config, db: Db, logger: { current?: unknown }) {
+  const args = agentArgs(process.argv.slice(3), process.env);
+  if ('error' in args) {
+    console.error(args.error);
+    await db.close();
+    process.exit(2);
+  }
+  const app = await buildApp({
+    config: { ...config, demoData: false },
+    db,
+    logStream: logDestinationFor(process.stdout),
+  });
+  logger.current = app.log;
+  await runAgentMode(app, db, args);
 }
 
 main().catch((err) => {

@@ -79,19 +79,17 @@ describe('sidebar', () => {
     }
   });
 
-  it('leaves out the screens of engines not built yet: Agents and their settings', () => {
+  it("shows every engine's screens and their settings: none is left unbuilt", () => {
     renderSidebar();
     expect(mainLabels()).toEqual(['Dashboard', 'Health', 'Incidents', 'Catalog', 'Logs', 'Playbooks', 'Settings']);
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const settings = within(screen.getByRole('list', { name: 'Settings' }))
       .getAllByRole('link')
       .map((a) => a.textContent);
-    for (const label of ['Agents']) {
-      expect(settings).not.toContain(label);
-    }
     for (const label of [
       'Topologies',
       'Log Backends',
+      'Agents',
       'Canaries',
       'Config Scrapers',
       'Connections',
@@ -103,7 +101,7 @@ describe('sidebar', () => {
     ]) {
       expect(settings).toContain(label);
     }
-    expect([...ENGINES_NOT_BUILT].sort()).toEqual(['agents']);
+    expect([...ENGINES_NOT_BUILT]).toEqual([]);
   });
 
   it('hides Settings from viewers (and commanders, whose displayed role is viewer)', () => {
@@ -211,8 +209,8 @@ describe('links to screens that do not exist yet', () => {
       <KnownRoutesProvider isKnown={isRegisteredPath}>
         <TopBar />
         <JobHistoryTable
-          rows={[job('a', 'agent', 'edge agent'), job('c', 'canary', 'shop canary')]}
-          total={2}
+          rows={[job('a', 'agent', 'edge agent'), job('c', 'canary', 'shop canary'), job('u', 'unknown', 'old thing')]}
+          total={3}
           pageIndex={0}
           pageSize={50}
           onPaginationChange={() => {}}
@@ -223,8 +221,12 @@ describe('links to screens that do not exist yet', () => {
     );
     expect(screen.getByRole('link', { name: 'Notifications' }).getAttribute('href')).toBe('/notifications');
     expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
-    expect(screen.queryByRole('link', { name: 'edge agent' })).toBeNull();
-    expect(screen.getByText('edge agent')).toBeTruthy();
+    // the agents screen exists (features/agents); a resource with no screen stays text
+    expect(screen.getByRole('link', { name: 'edge agent' }).getAttribute('href')).toBe(
+      '/settings/agents?id=a-resource',
+    );
+    expect(screen.queryByRole('link', { name: 'old thing' })).toBeNull();
+    expect(screen.getByText('old thing')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'shop canary' }).getAttribute('href')).toBe(
       '/settings/canaries/c-resource',
     );

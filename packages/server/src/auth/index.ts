@@ -23,7 +23,7 @@ import { noInput, noReadInput, typed } from '../http/validation.ts';
 export { needs, notFoundBody, PUBLIC, SIGNED_IN } from './guard.ts';
 export { registerBrowserProtections } from './browser-protections.ts';
 export { publicBase, redactUrl } from './http.ts';
-export { issueAccessToken } from './tokens.ts';
+export { hashAccessToken, issueAccessToken } from './tokens.ts';
 export type { Caller } from './caller.ts';
 
 /**

@@ -39,7 +39,11 @@ export function hashAccessToken(token: string): string {
 
 const isRole = (r: unknown): r is Role => typeof r === 'string' && (ROLES as readonly string[]).includes(r);
 
-/** Resolves a bearer token to its caller, or null when unknown, revoked, expired or orphaned. */
+/**
+ * Resolves a bearer token to its caller, or null when unknown, revoked, expired or orphaned. An
+ * agent's token (scope 'agent', agents/) is no caller here: it opens the agent API only, which
+ * checks it itself, and never the console's other routes or /api/db.
+ */
 export async function callerFromToken(q: Queryable, token: string): Promise<Caller | null> {
   const r = await q.query<{
     id: string;
@@ -54,6 +58,7 @@ export async function callerFromToken(q: Queryable, token: string): Promise<Call
             (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
        FROM access_tokens t JOIN people p ON p.id = t.person_id
       WHERE t.value = $1 AND t.deleted_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
+        AND NOT ('agent' = ANY (t.scopes))
         AND p.deleted_at IS NULL
         AND NOT EXISTS (SELECT 1 FROM identities i WHERE i.id = p.id AND i.state <> 'active')`,
     [hashAccessToken(token)],
@@ -74,18 +79,36 @@ export async function callerFromToken(q: Queryable, token: string): Promise<Call
 }
 
 /**
- * Creates a personal access token for a person (the tokens route; the kubeconfig download):
- * listed and revocable on the profile page like any other. The value is returned once.
+ * Creates an access token for a person: the tokens route, the kubeconfig download (the caller's
+ * own, listed and revocable on the profile page) and an agent's identity (agents/, scope
+ * 'agent', created by whoever made the agent). Only the hash is stored; the value is returned once.
  */
 export async function issueAccessToken(
   q: Queryable,
-  t: { personId: string; name: string; role: Role | null; ttlMs?: number | null },
+  t: {
+    personId: string;
+    name: string;
+    role?: Role | null;
+    ttlMs?: number | null;
+    scopes?: string[];
+    /** default: the person itself */
+    createdBy?: string | null;
+  },
 ): Promise<AccessTokenRecord & { token: string }> {
   const token = generateAccessToken();
   const r = await q.query<AccessTokenRecord>(
-    `INSERT INTO access_tokens (name, value, person_id, role, expires_at, created_by) VALUES ($1, $2, $3, $4, $5, $3)
+    `INSERT INTO access_tokens (name, value, person_id, role, expires_at, scopes, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      RETURNING id, name, role, expires_at, created_at`,
-    [t.name, hashAccessToken(token), t.personId, t.role, t.ttlMs ? new Date(Date.now() + t.ttlMs).toISOString() : null],
+    [
+      t.name,
+      hashAccessToken(token),
+      t.personId,
+      t.role ?? null,
+      t.ttlMs ? new Date(Date.now() + t.ttlMs).toISOString() : null,
+      t.scopes ?? [],
+      t.createdBy === undefined ? t.personId : t.createdBy,
+    ],
   );
   return { ...r.rows[0], token };
 }

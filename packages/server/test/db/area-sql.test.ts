@@ -119,6 +119,7 @@ describe('the areas of this server', () => {
       '30-settings.sql',
       '31-catalog-graph.sql',
       '31-scraper-engine.sql',
+      '35-agents.sql',
       '40-playbook-source-guard.sql',
       '40-topology.sql',
       '50-incidents.sql',

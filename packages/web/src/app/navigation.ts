@@ -49,7 +49,7 @@ export interface NavItem {
  * when its engine lands and its items come back.
  */
 export type Engine = 'topology' | 'catalog' | 'logs' | 'playbooks' | 'notifications' | 'agents';
-export const ENGINES_NOT_BUILT: ReadonlySet<Engine> = new Set<Engine>(['agents']);
+export const ENGINES_NOT_BUILT: ReadonlySet<Engine> = new Set<Engine>([]);
 
 export interface NavGroup {
   label: string;

@@ -211,6 +211,19 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     features: ['config'],
     load: () => import('../features/catalog/routes/config-detail-page.tsx').then((m) => m.ConfigDetailPage),
   },
+  // Agents (seed 000 section 2): the same screen in two places of the navigation
+  {
+    path: 'agents',
+    resource: 'agents',
+    features: ['agents'],
+    load: () => import('../features/agents/routes/agents-page.tsx').then((m) => m.AgentsPage),
+  },
+  {
+    path: 'settings/agents',
+    resource: 'agents',
+    features: ['agents'],
+    load: () => import('../features/agents/routes/agents-page.tsx').then((m) => m.AgentsPage),
+  },
   {
     // account settings of the signed-in person: no resource or feature gate, everyone has one
     path: 'profile-settings',

@@ -2,16 +2,6 @@
 -- Applied after the versioned migrations whenever this file changes (db/README.md): every
 -- statement can run again.
 
--- agents_summary: the Agents list: each agent with counts of what it pushed.
-CREATE OR REPLACE VIEW agents_summary AS
-SELECT a.id, a.name, a.description, a.hostname, a.version, a.person_id, a.properties, a.spec,
-  a.last_seen, a.last_received, a.cleanup, a.created_by, a.created_at, a.updated_at, a.deleted_at,
-  (SELECT count(*) FROM config_items ci WHERE ci.agent_id = a.id AND ci.deleted_at IS NULL) AS config_count,
-  (SELECT count(*) FROM checks c WHERE c.agent_id = a.id AND c.deleted_at IS NULL) AS checks_count,
-  (SELECT count(*) FROM config_scrapers s WHERE s.agent_id = a.id AND s.deleted_at IS NULL) AS config_scrapper_count,
-  (SELECT count(*) FROM playbook_runs r WHERE r.agent_id = a.id) AS playbook_runs_count
-FROM agents a;
-
 -- canaries_with_status: Health Check settings list.
 CREATE OR REPLACE VIEW canaries_with_status AS
 SELECT t.*,

@@ -50,7 +50,7 @@ function resourceLink(type: string | null, id: string | null): string | undefine
   }
 }
 
-/** The resource a job ran on, linked when its screen exists (an agent's does not yet). */
+/** The resource a job ran on, linked when its screen exists. */
 function ResourceCell({ row: r }: { row: JobHistoryRow }) {
   const to = useLinkTo()(resourceLink(r.resource_type, r.resource_id));
   const text = r.resource_name ?? r.resource_id ?? '';

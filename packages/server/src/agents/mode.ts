@@ -1,0 +1,211 @@
+/**
+ * Agent mode: `watchdeck agent --upstream URL --token T` (or WATCHDECK_UPSTREAM and
+ * WATCHDECK_AGENT_TOKEN). This process runs the server's engines on its own database for the
+ * canaries the upstream assigns to it, pushes their checks and results there, and serves nothing.
+ *
+ *   pull  every PULL_MS: the assigned canaries become this database's own (same ids), so the
+ *         local health engine runs them; ones no longer assigned are soft-deleted here.
+ *   push  every PUSH_MS: the checks of those canaries and the check_statuses after the cursor
+ *         (agent_push_cursor), in batches; the cursor moves only once the upstream has stored a
+ *         batch, so the statuses table itself is the durable outbox (upstream down, restart:
+ *         nothing lost; the upstream's upserts make a resent batch harmless).
+ *   ping  every PING_MS: online on the upstream's agents list.
+ *
+ * Failures back off exponentially (1 s doubling to 60 s). A token the upstream refuses (401, or
+ * 404: no agent behind it) stops the agent with a message saying so.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/index.ts';
+
+const PULL_MS = 30_000;
+const PUSH_MS = 5_000;
+const PING_MS = 30_000;
+const BATCH = 5_000;
+const MAX_BACKOFF_MS = 60_000;
+/** Statuses younger than this may still have company committing with an earlier created_at. */
+const SETTLE = `interval '2 seconds'`;
+/** No check run lasts longer: bounds the scan through check_statuses_time_idx. */
+const LONGEST_RUN = `interval '1 hour'`;
+
+class TokenRefused extends Error {}
+
+export interface AgentModeOptions {
+  db: Db;
+  upstream: string;
+  token: string;
+  log: FastifyBaseLogger;
+  /** reschedules the local engines after the assigned canaries changed */
+  reload: () => Promise<void>;
+  version: string;
+  hostname: string;
+  /** called once with the reason when the agent must stop (a refused token) */
+  onFatal: (err: Error) => void;
+}
+
+interface Cursor {
+  created_at: string;
+  check_id: string;
+  time: string;
+}
+
+export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(): Promise<number> } {
+  const { db, log, token } = opts;
+  const upstream = opts.upstream.replace(/\/+$/, '');
+  let stopped = false;
+  const timers = new Set<NodeJS.Timeout>();
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${upstream}/api/agent/${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const text = await res.text();
+    if (res.status === 401 || res.status === 404)
+      throw new TokenRefused(
+        `The upstream ${upstream} refused this agent's token (${res.status}): the agent was deleted or its token revoked. ` +
+          'Create the agent again on the upstream and start this one with the new token.',
+      );
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  async function pull(): Promise<void> {
+    const { canaries } = await call<{ canaries: Record<string, unknown>[] }>('GET', 'pull');
+    const ids = canaries.map((c) => c.id as string);
+    await db.transaction(async (tx) => {
+      for (const c of canaries) {
+        await tx.query(
+          `INSERT INTO canaries (id, name, namespace, labels, spec, schedule, source)
+           VALUES ($1, $2, $3, $4, $5, $6, 'upstream')
+           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, namespace = EXCLUDED.namespace,
+             labels = EXCLUDED.labels, spec = EXCLUDED.spec, schedule = EXCLUDED.schedule, deleted_at = NULL
+           WHERE (canaries.name, canaries.namespace, canaries.labels, canaries.spec, canaries.schedule, canaries.deleted_at)
+             IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.namespace, EXCLUDED.labels, EXCLUDED.spec, EXCLUDED.schedule, NULL)`,
+          [
+            c.id,
+            c.name,
+            c.namespace ?? 'default',
+            JSON.stringify(c.labels ?? {}),
+            JSON.stringify(c.spec ?? {}),
+            c.schedule ?? null,
+          ],
+        );
+      }
+      await tx.query(
+        `UPDATE canaries SET deleted_at = now() WHERE source = 'upstream' AND deleted_at IS NULL AND NOT (id = ANY ($1::uuid[]))`,
+        [ids],
+      );
+    });
+    await opts.reload();
+  }
+
+  async function readCursor(): Promise<Cursor> {
+    await db.query(`INSERT INTO agent_push_cursor (upstream) VALUES ($1) ON CONFLICT (upstream) DO NOTHING`, [
+      upstream,
+    ]);
+    const r = await db.query<Cursor>(
+      `SELECT created_at::text AS created_at, check_id::text AS check_id, time::text AS time
+         FROM agent_push_cursor WHERE upstream = $1`,
+      [upstream],
+    );
+    return r.rows[0];
+  }
+
+  /** One batch: the checks of the pulled canaries and the statuses after the cursor. Rows pushed. */
+  async function pushBatch(): Promise<number> {
+    const cur = await readCursor();
+    const statuses = await db.query<Record<string, unknown> & { created_at: string; check_id: string; time: string }>(
+      `SELECT s.check_id, s.time, s.duration, s.status, s.invalid, s.message, s.error, s.detail,
+              s.created_at::text AS created_at, s.time::text AS time_text
+         FROM check_statuses s JOIN checks c ON c.id = s.check_id
+         JOIN canaries ca ON ca.id = c.canary_id AND ca.source = 'upstream' AND ca.deleted_at IS NULL
+        WHERE s.time > $1::timestamptz - ${LONGEST_RUN}
+          AND (s.created_at, s.check_id, s.time) > ($1::timestamptz, $2::uuid, $3::timestamptz)
+          AND s.created_at < now() - ${SETTLE}
+        ORDER BY s.created_at, s.check_id, s.time LIMIT ${BATCH}`,
+      [cur.created_at, cur.check_id, cur.time],
+    );
+    const checks = await db.query<Record<string, unknown>>(
+      `SELECT c.id, c.canary_id, c.name, c.namespace, c.description, c.type, c.icon, c.endpoint, c.owner, c.labels,
+              c.spec, c.severity, c.status, c.last_runtime, c.next_runtime, c.last_transition_time, c.deleted_at
+         FROM checks c JOIN canaries ca ON ca.id = c.canary_id AND ca.source = 'upstream' AND ca.deleted_at IS NULL`,
+    );
+    const rows = statuses.rows;
+    if (!rows.length && !checks.rows.length) return 0;
+    await call('POST', 'push', {
+      checks: checks.rows,
+      check_statuses: rows.map(({ created_at: _c, time_text: _t, ...s }) => s),
+    });
+    if (rows.length) {
+      const last = rows[rows.length - 1];
+      await db.query(
+        `UPDATE agent_push_cursor SET created_at = $2, check_id = $3, time = $4, pushed = pushed + $5, updated_at = now()
+          WHERE upstream = $1`,
+        [upstream, last.created_at, last.check_id, last.time_text, rows.length],
+      );
+    }
+    return rows.length;
+  }
+
+  /** Pushes until the outbox is empty (or a batch fails). */
+  async function pushAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await pushBatch();
+      total += n;
+      if (n < BATCH) return total;
+    }
+  }
+
+  /** Runs `task` every `everyMs`; after a failure waits 1 s, 2 s, 4 s ... up to a minute. */
+  function loop(name: string, everyMs: number, task: () => Promise<unknown>) {
+    let failures = 0;
+    const next = (ms: number) => {
+      if (stopped) return;
+      const t = setTimeout(() => {
+        timers.delete(t);
+        void run();
+      }, ms);
+      timers.add(t);
+    };
+    const run = async () => {
+      try {
+        await task();
+        if (failures) log.info({ task: name }, 'agent: the upstream answers again');
+        failures = 0;
+        next(everyMs);
+      } catch (err) {
+        if (err instanceof TokenRefused) {
+          stop();
+          opts.onFatal(err);
+          return;
+        }
+        failures++;
+        const wait = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 1));
+        log.warn(
+          { task: name, err: { message: (err as Error).message }, retryInMs: wait },
+          'agent: upstream call failed',
+        );
+        next(wait);
+      }
+    };
+    void run();
+  }
+
+  function stop() {
+    stopped = true;
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+  }
+
+  loop('ping', PING_MS, () => call('POST', 'ping', { hostname: opts.hostname, version: opts.version }));
+  loop('pull', PULL_MS, pull);
+  loop('push', PUSH_MS, pushAll);
+  return { stop, pushNow: pushAll };
+}
