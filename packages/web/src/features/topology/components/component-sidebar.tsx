@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Download, Link2, ScrollText, Unlink } from 'lucide-react';
+import { Download, Link2, Unlink } from 'lucide-react';
 import {
   INCIDENT_STATUSES,
   INCIDENT_STATUS_LABELS,
@@ -13,6 +13,7 @@ import { AccessGuard, FeatureGuard } from '#web/components/auth/index.ts';
 import { Button } from '#web/components/ui/button.tsx';
 import { RelativeTime } from '#web/components/ui/relative-time.tsx';
 import { RouteLink } from '#web/components/ui/route-link.tsx';
+import { ViewLogsLink } from '#web/components/view-logs/index.tsx';
 import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import {
   useComponentChanges,
@@ -26,15 +27,7 @@ import {
 import { useUnlinkConfig } from '../api/config-links.ts';
 import { PROPERTY_LIST_SIZE, SIDE_LIST_SIZE, SIDE_LIST_SIZE_NO_PROPERTIES, UNLINK_SUCCESS } from '../lib/constants.ts';
 import { isVisibleProperty } from '../lib/format.ts';
-import {
-  checkPath,
-  configPath,
-  incidentPath,
-  logsPath,
-  runPath,
-  teamPath,
-  topologySettingsPath,
-} from '../lib/links.ts';
+import { checkPath, configPath, incidentPath, runPath, teamPath, topologySettingsPath } from '../lib/links.ts';
 import { ComponentIcon } from './component-icon.tsx';
 import { Panel, PanelList } from './panel.tsx';
 import { PropertyValue } from './property-value.tsx';
@@ -76,15 +69,10 @@ function Details({
           />
           <PlaybooksDropdown resource={{ component_id: c.id }} />
           {c.logs?.length > 0 && (
-            <FeatureGuard feature="logs">
-              <RouteLink
-                to={logsPath(c.id)}
-                className="inline-flex h-8 items-center gap-1 rounded-md border border-gray-300 px-2 text-sm hover:bg-gray-50"
-                textClassName="hidden"
-              >
-                <ScrollText size={14} aria-hidden /> View Logs
-              </RouteLink>
-            </FeatureGuard>
+            <ViewLogsLink
+              componentId={c.id}
+              className="inline-flex h-8 items-center gap-1 rounded-md border border-gray-300 px-2 text-sm hover:bg-gray-50"
+            />
           )}
         </div>
         <dl className="grid grid-cols-[7rem_1fr] gap-x-2 gap-y-1 text-sm">

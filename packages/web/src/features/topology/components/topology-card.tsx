@@ -4,6 +4,7 @@ import { EllipsisVertical, Network, ScrollText, Users } from 'lucide-react';
 import type { TopologyComponent } from '@watchdeck/core';
 import { cn } from '#web/lib/cn.ts';
 import { RouteLink } from '#web/components/ui/route-link.tsx';
+import { FeatureGuard } from '#web/components/auth/index.ts';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -290,10 +291,12 @@ export const TopologyCard = memo(function TopologyCard({
             </RouteLink>
           )}
           {c.logs?.length > 0 && (
-            <RouteLink to={logsPath(c.id)} className="flex items-center gap-1 hover:underline" textClassName="hidden">
-              <ScrollText size={12} aria-hidden />
-              Logs
-            </RouteLink>
+            <FeatureGuard feature="logs">
+              <RouteLink to={logsPath(c.id)} className="flex items-center gap-1 hover:underline" textClassName="hidden">
+                <ScrollText size={12} aria-hidden />
+                Logs
+              </RouteLink>
+            </FeatureGuard>
           )}
         </footer>
       )}
