@@ -422,6 +422,8 @@ export async function applyPush(
     // parents pushed in this same push are already written (dependency order)
     await checkParents(tx, agentId, spec, rows);
     const clean = spec.stamped ? rows.map(({ agent_id: _drop, ...r }) => r) : rows;
+    // statuses this push adds (a retried push adds none): the runs that may flip their check
+    const fresh = spec.table === 'check_statuses' ? await newStatuses(tx, clean) : null;
     try {
       await tx.query(SQL.get(spec.table)!, spec.stamped ? [JSON.stringify(clean), agentId] : [JSON.stringify(clean)]);
     } catch (err) {
@@ -435,8 +437,51 @@ export async function applyPush(
       throw err;
     }
     counts[spec.table] = rows.length;
+    if (fresh) await publishTransitions(tx, agentId, fresh);
   }
   return counts;
+}
+
+/** The pushed statuses not stored yet, as jsonb text (check_id, time, status, message, error). */
+async function newStatuses(tx: Queryable, rows: Record<string, unknown>[]): Promise<string> {
+  const r = await tx.query<{ fresh: string | null }>(
+    `SELECT jsonb_agg(x)::text AS fresh
+       FROM jsonb_to_recordset($1::jsonb) AS x(check_id uuid, time timestamptz, status boolean, message text, error text)
+      WHERE NOT EXISTS (SELECT 1 FROM check_statuses s WHERE s.check_id = x.check_id AND s.time = x.time)`,
+    [JSON.stringify(rows)],
+  );
+  return r.rows[0].fresh ?? '[]';
+}
+
+/**
+ * check.passed / check.failed for the new statuses that flip their check, as the local health
+ * engine publishes them (health/record.ts): the previous run is the check's stored status just
+ * before it, a first run counts only when it fails, and the event's resource id is
+ * `<check id>/<run time>` in the same format, so incidents, notifications, playbook triggers and
+ * topology see an agent's check flip like a local one. Only statuses this push added are looked
+ * at, and publish_event() ignores a (name, resource id) it already has: a retried push, or the
+ * same run pushed twice concurrently, publishes nothing more.
+ */
+async function publishTransitions(tx: Queryable, agentId: string, fresh: string): Promise<void> {
+  if (fresh === '[]') return;
+  await tx.query(
+    `WITH f AS (
+       SELECT x.*, CASE WHEN x.status THEN 'healthy' ELSE 'unhealthy' END AS now_status
+         FROM jsonb_to_recordset($1::jsonb) AS x(check_id uuid, time timestamptz, status boolean, message text, error text)
+     ), t AS (
+       SELECT f.*, c.canary_id, c.name,
+              (SELECT CASE WHEN p.status THEN 'healthy' ELSE 'unhealthy' END FROM check_statuses p
+                WHERE p.check_id = f.check_id AND p.time < f.time ORDER BY p.time DESC LIMIT 1) AS previous
+         FROM f JOIN checks c ON c.id = f.check_id
+     )
+     SELECT count(publish_event(CASE WHEN t.now_status = 'healthy' THEN 'check.passed' ELSE 'check.failed' END,
+         t.check_id || '/' || to_char(t.time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+         jsonb_build_object('check_id', t.check_id, 'canary_id', t.canary_id, 'name', t.name, 'status', t.now_status,
+           'previous', t.previous, 'time', t.time, 'message', t.message, 'error', t.error, 'agent_id', $2::uuid)))
+       FROM t
+      WHERE t.previous IS DISTINCT FROM t.now_status AND NOT (t.previous IS NULL AND t.now_status = 'healthy')`,
+    [fresh, agentId],
+  );
 }
 
 function constraintKind(code: string): string {

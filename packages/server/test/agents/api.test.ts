@@ -207,6 +207,10 @@ for (const driver of testDrivers()) {
     }
 
     it('stores a push stamped with the agent, and a retried push duplicates nothing', async () => {
+      // a consumer of check transitions, so publish_event() stores them (no engine consumes here)
+      await db.query(
+        `INSERT INTO event_consumers (name, events) VALUES ('agents-test', ARRAY['check.passed', 'check.failed'])`,
+      );
       const first = await call({ token: agent.access_token }, 'POST', '/api/agent/push', pushBody());
       expect(first.status, first.text).toBe(200);
       expect(first.body.counts).toMatchObject({ canaries: 1, checks: 1, check_statuses: 10, config_items: 2 });
@@ -229,6 +233,54 @@ for (const driver of testDrivers()) {
       expect(summary.last_received).not.toBeNull();
     });
 
+    it('publishes check.passed/failed for the runs a push adds that flip the check, once', async () => {
+      const events = async () =>
+        (
+          await db.query<any>(
+            `SELECT name, event_id, properties FROM event_queue WHERE properties->>'check_id' = $1 ORDER BY event_id`,
+            [checkId],
+          )
+        ).rows;
+      // the statuses of the first push: F P P F P P F P P F, a first run counting only when it fails
+      const first = await events();
+      expect(first.map((e) => e.name)).toEqual([
+        'check.failed',
+        'check.passed',
+        'check.failed',
+        'check.passed',
+        'check.failed',
+        'check.passed',
+        'check.failed',
+      ]);
+      expect(first[0].event_id).toBe(`${checkId}/2026-01-01T00:00:00.000Z`);
+      expect(first[1].properties).toMatchObject({
+        canary_id: canaryId,
+        name: 'site',
+        status: 'healthy',
+        previous: 'unhealthy',
+        message: 'run 1',
+        agent_id: agent.id,
+      });
+      // a later push: one run passing again (a flip), one still passing (none), retried twice
+      const later = {
+        check_statuses: [10, 11].map((i) => ({
+          check_id: checkId,
+          time: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString(),
+          status: true,
+          message: `run ${i}`,
+        })),
+      };
+      for (let i = 0; i < 3; i++) {
+        const r = await call({ token: agent.access_token }, 'POST', '/api/agent/push', later);
+        expect(r.status, r.text).toBe(200);
+      }
+      const after = await events();
+      expect(after).toHaveLength(first.length + 1);
+      expect(after.at(-1)).toMatchObject({ name: 'check.passed', event_id: `${checkId}/2026-01-01T00:10:00.000Z` });
+      // the events reach consumers: one delivery each for the test's consumer
+      expect(await count('event_deliveries', `consumer = 'agents-test'`)).toBe(after.length);
+    });
+
     it('refuses rows of another agent, whether named or owned by it', async () => {
       const named = await call({ token: agent.access_token }, 'POST', '/api/agent/push', {
         canaries: [{ id: randomUUID(), name: 'sneaky', agent_id: other.id }],
@@ -248,7 +300,7 @@ for (const driver of testDrivers()) {
       });
       expect(local.status).toBe(403);
       expect(await count('canaries', `name IN ('sneaky', 'as-local')`)).toBe(0);
-      expect(await count('check_statuses', 'check_id = $1', [checkId])).toBe(10);
+      expect(await count('check_statuses', 'check_id = $1', [checkId])).toBe(12);
     });
 
     it('refuses malformed pushes with a 400 and writes nothing of them', async () => {
