@@ -16,6 +16,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
+import { pushColumns } from './push.ts';
 
 const PULL_MS = 30_000;
 const PUSH_MS = 5_000;
@@ -28,6 +29,52 @@ const SETTLE = `interval '2 seconds'`;
 const LONGEST_RUN = `interval '1 hour'`;
 
 class TokenRefused extends Error {}
+
+/** What a pull answers, and the local table each kind is kept in (same ids, source 'upstream'). */
+type PulledTable = 'canaries' | 'scrapers' | 'topologies';
+const PULLED: readonly [PulledTable, string][] = [
+  ['canaries', 'canaries'],
+  ['scrapers', 'config_scrapers'],
+  ['topologies', 'topologies'],
+];
+
+/** Rows of each outbox table a push carries at most (six tables stay under the push's row limit). */
+const OUTBOX_BATCH = 2_000;
+const UPSTREAM_SCRAPERS = `SELECT id FROM config_scrapers WHERE source = 'upstream' AND deleted_at IS NULL`;
+const UPSTREAM_ITEMS = `SELECT id FROM config_items WHERE scraper_id IN (${UPSTREAM_SCRAPERS})`;
+
+/**
+ * The outbox tables after check_statuses, in push order (parents first): which of their rows
+ * belong to the pulled scrapers and topologies, and the change time and key their cursor follows.
+ * Each change time moves on every write the upstream must see: config_items.updated_at on a real
+ * change or a deletion (catalog's trigger), a folded change's created_at, the updated_at triggers
+ * of analysis, relationships and components, a finished run's time_end.
+ */
+const OUTBOX: readonly { table: string; scope: string; at: string; key: string }[] = [
+  { table: 'config_items', scope: `t.scraper_id IN (${UPSTREAM_SCRAPERS})`, at: 't.updated_at', key: 't.id::text' },
+  { table: 'config_changes', scope: `t.config_id IN (${UPSTREAM_ITEMS})`, at: 't.created_at', key: 't.id::text' },
+  { table: 'config_analysis', scope: `t.config_id IN (${UPSTREAM_ITEMS})`, at: 't.updated_at', key: 't.id::text' },
+  {
+    table: 'config_relationships',
+    scope: `t.config_id IN (${UPSTREAM_ITEMS}) AND t.related_id IN (${UPSTREAM_ITEMS})`,
+    at: 't.updated_at',
+    key: `t.config_id::text || '/' || t.related_id::text || '/' || t.selector_id`,
+  },
+  {
+    table: 'components',
+    scope: `t.topology_id IN (SELECT id FROM topologies WHERE source = 'upstream' AND deleted_at IS NULL)`,
+    at: 't.updated_at',
+    key: 't.id::text',
+  },
+  {
+    table: 'job_history',
+    scope: `t.resource_id IN (SELECT id::text FROM canaries WHERE source = 'upstream'
+              UNION ALL SELECT id::text FROM config_scrapers WHERE source = 'upstream'
+              UNION ALL SELECT id::text FROM topologies WHERE source = 'upstream')`,
+    at: 't.time_end',
+    key: 't.id::text',
+  },
+];
 
 export interface AgentModeOptions {
   db: Db;
@@ -76,31 +123,33 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
   }
 
   async function pull(): Promise<void> {
-    const { canaries } = await call<{ canaries: Record<string, unknown>[] }>('GET', 'pull');
-    const ids = canaries.map((c) => c.id as string);
+    const pulled = await call<Record<PulledTable, Record<string, unknown>[]>>('GET', 'pull');
     await db.transaction(async (tx) => {
-      for (const c of canaries) {
+      for (const [key, table] of PULLED) {
+        const rows = pulled[key] ?? [];
+        for (const c of rows) {
+          await tx.query(
+            `INSERT INTO ${table} (id, name, namespace, labels, spec, schedule, source)
+             VALUES ($1, $2, $3, $4, $5, $6, 'upstream')
+             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, namespace = EXCLUDED.namespace,
+               labels = EXCLUDED.labels, spec = EXCLUDED.spec, schedule = EXCLUDED.schedule, deleted_at = NULL
+             WHERE (${table}.name, ${table}.namespace, ${table}.labels, ${table}.spec, ${table}.schedule, ${table}.deleted_at)
+               IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.namespace, EXCLUDED.labels, EXCLUDED.spec, EXCLUDED.schedule, NULL)`,
+            [
+              c.id,
+              c.name,
+              c.namespace ?? 'default',
+              JSON.stringify(c.labels ?? {}),
+              JSON.stringify(c.spec ?? {}),
+              c.schedule ?? null,
+            ],
+          );
+        }
         await tx.query(
-          `INSERT INTO canaries (id, name, namespace, labels, spec, schedule, source)
-           VALUES ($1, $2, $3, $4, $5, $6, 'upstream')
-           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, namespace = EXCLUDED.namespace,
-             labels = EXCLUDED.labels, spec = EXCLUDED.spec, schedule = EXCLUDED.schedule, deleted_at = NULL
-           WHERE (canaries.name, canaries.namespace, canaries.labels, canaries.spec, canaries.schedule, canaries.deleted_at)
-             IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.namespace, EXCLUDED.labels, EXCLUDED.spec, EXCLUDED.schedule, NULL)`,
-          [
-            c.id,
-            c.name,
-            c.namespace ?? 'default',
-            JSON.stringify(c.labels ?? {}),
-            JSON.stringify(c.spec ?? {}),
-            c.schedule ?? null,
-          ],
+          `UPDATE ${table} SET deleted_at = now() WHERE source = 'upstream' AND deleted_at IS NULL AND NOT (id = ANY ($1::uuid[]))`,
+          [rows.map((c) => c.id as string)],
         );
       }
-      await tx.query(
-        `UPDATE canaries SET deleted_at = now() WHERE source = 'upstream' AND deleted_at IS NULL AND NOT (id = ANY ($1::uuid[]))`,
-        [ids],
-      );
     });
     await opts.reload();
   }
@@ -153,13 +202,74 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     return rows.length;
   }
 
-  /** Pushes until the outbox is empty (or a batch fails). */
+  /**
+   * One push of what the pulled scrapers and topologies produced: each outbox table's rows after
+   * its cursor, in dependency order. When a table has more than a batch waiting, the tables after
+   * it wait for the next push (their rows may need its later rows as parents). The cursors move
+   * once the upstream stored the push. Answers the rows pushed and whether more are waiting.
+   */
+  async function pushOutbox(): Promise<{ rows: number; more: boolean }> {
+    const body: Record<string, Record<string, unknown>[]> = {};
+    const moved: { tbl: string; at: string; key: string; n: number }[] = [];
+    let more = false;
+    let rows = 0;
+    for (const o of OUTBOX) {
+      await db.query(
+        `INSERT INTO agent_push_cursors (upstream, tbl) VALUES ($1, $2) ON CONFLICT (upstream, tbl) DO NOTHING`,
+        [upstream, o.table],
+      );
+      const cur = (
+        await db.query<{ at: string; key: string }>(
+          `SELECT at::text AS at, key FROM agent_push_cursors WHERE upstream = $1 AND tbl = $2`,
+          [upstream, o.table],
+        )
+      ).rows[0];
+      const cols = pushColumns(o.table)
+        .map((c) => `t."${c}"`)
+        .join(', ');
+      const r = await db.query<Record<string, unknown> & { _at: string; _key: string }>(
+        `SELECT ${cols}, (${o.at})::text AS _at, (${o.key}) AS _key FROM ${o.table} t
+          WHERE (${o.scope}) AND ${o.at} IS NOT NULL
+            AND (${o.at}, ${o.key}) > ($1::timestamptz, $2::text) AND ${o.at} < now() - ${SETTLE}
+          ORDER BY ${o.at}, ${o.key} LIMIT ${OUTBOX_BATCH}`,
+        [cur.at, cur.key],
+      );
+      if (r.rows.length) {
+        const last = r.rows[r.rows.length - 1];
+        body[o.table] = r.rows.map(({ _at, _key, ...row }) => row);
+        moved.push({ tbl: o.table, at: last._at, key: last._key, n: r.rows.length });
+        rows += r.rows.length;
+      }
+      if (r.rows.length === OUTBOX_BATCH) {
+        more = true;
+        break;
+      }
+    }
+    if (!rows) return { rows, more };
+    await call('POST', 'push', body);
+    await db.transaction(async (tx) => {
+      for (const m of moved)
+        await tx.query(
+          `UPDATE agent_push_cursors SET at = $3, key = $4, pushed = pushed + $5, updated_at = now()
+            WHERE upstream = $1 AND tbl = $2`,
+          [upstream, m.tbl, m.at, m.key, m.n],
+        );
+    });
+    return { rows, more };
+  }
+
+  /** Pushes until the outboxes are empty (or a push fails). */
   async function pushAll(): Promise<number> {
     let total = 0;
     for (;;) {
       const n = await pushBatch();
       total += n;
-      if (n < BATCH) return total;
+      if (n < BATCH) break;
+    }
+    for (;;) {
+      const { rows, more } = await pushOutbox();
+      total += rows;
+      if (!more) return total;
     }
   }
 

@@ -279,6 +279,13 @@ const PUSH_TABLES: readonly TableSpec[] = [
 
 type PushTable = (typeof PUSH_TABLES)[number]['table'];
 
+/** The columns a push carries for `table` (agent mode selects exactly these). */
+export function pushColumns(table: string): string[] {
+  const spec = PUSH_TABLES.find((s) => s.table === table);
+  if (!spec) throw new Error(`${table} is not pushed`);
+  return Object.keys(spec.cols);
+}
+
 /** Text fields are long enough for a config document's summary, not for abuse. */
 const MAX_TEXT = 64 * 1024;
 

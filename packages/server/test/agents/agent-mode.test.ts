@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test are inspected loosely */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,10 @@ for (const driver of testDrivers()) {
     const dataDir = mkdtempSync(join(tmpdir(), 'watchdeck-agent-'));
     let agentId = '';
     let canaryId = '';
+    let scraperId = '';
+    // a directory of JSON documents a file scraper assigned to the agent reads
+    const docs = join(dataDir, 'docs');
+    const doc = (replicas: number) => JSON.stringify({ kind: 'Service', name: 'web', replicas });
 
     const start = async () => {
       app = await buildApp({ config: { ...loadConfig({ LOG_LEVEL: 'silent' }) }, db });
@@ -96,6 +100,21 @@ for (const driver of testDrivers()) {
         )
       ).rows[0].id;
 
+      mkdirSync(docs);
+      writeFileSync(join(docs, 'web.json'), doc(2));
+      scraperId = (
+        await db.query<{ id: string }>(
+          `INSERT INTO config_scrapers (name, namespace, agent_id, schedule, spec) VALUES ('edge-docs', 'edge', $1, $2, $3) RETURNING id`,
+          [
+            agentId,
+            `@every ${EVERY_S}s`,
+            JSON.stringify({
+              file: [{ paths: [`${docs}/*.json`], format: 'json', type: '$.kind', id: '$.name', name: '$.name' }],
+            }),
+          ],
+        )
+      ).rows[0].id;
+
       // the installation dialog's command line, run as shown
       const command = agentCommandLine({ upstream: url, token: generated.access_token });
       const env: NodeJS.ProcessEnv = {
@@ -120,6 +139,40 @@ for (const driver of testDrivers()) {
       expect(row).toMatchObject({ online: true });
       expect(Number(row.checks_count)).toBe(1);
     }, 300_000);
+
+    it('runs an assigned file scraper on the agent: its items and a change arrive upstream, once', async () => {
+      const items = async () =>
+        (
+          await db.query<any>(`SELECT id, agent_id, name, type, config FROM config_items WHERE scraper_id = $1`, [
+            scraperId,
+          ])
+        ).rows;
+      await waitFor('the scraped item upstream', async () => (await items()).length > 0, 120_000);
+      const [item] = await items();
+      expect(item).toMatchObject({ agent_id: agentId, name: 'web', type: 'Service', config: { replicas: 2 } });
+      // the runs' job history arrives too, stamped with the agent
+      const runs = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              `SELECT count(*) AS n FROM job_history WHERE resource_id = $1 AND agent_id = $2 AND name = 'ConfigScraper'`,
+              [scraperId, agentId],
+            )
+          ).rows[0].n,
+        );
+      await waitFor('the scraper runs upstream', async () => (await runs()) > 0, 60_000);
+
+      writeFileSync(join(docs, 'web.json'), doc(5));
+      const changes = async () =>
+        (await db.query<any>(`SELECT change_type, summary, count FROM config_changes WHERE config_id = $1`, [item.id]))
+          .rows;
+      await waitFor('the change upstream', async () => (await changes()).length > 0, 60_000);
+      // more runs and pushes after it: the change is still there once
+      const seen = await runs();
+      await waitFor('more runs upstream', async () => (await runs()) >= seen + 3, 60_000);
+      expect(await changes()).toEqual([{ change_type: 'diff', summary: 'replicas: 2 -> 5', count: 1 }]);
+      expect((await items()).map((i) => [i.id, i.config.replicas])).toEqual([[item.id, 5]]);
+    }, 180_000);
 
     it('loses nothing and duplicates nothing while the upstream is away', async () => {
       await app.close();
