@@ -1,20 +1,25 @@
 /**
  * Agent mode: `watchdeck agent --upstream URL --token T` (or WATCHDECK_UPSTREAM and
  * WATCHDECK_AGENT_TOKEN). This process runs the server's engines on its own database for the
- * canaries the upstream assigns to it, pushes their checks and results there, and serves nothing.
+ * canaries, scrapers and topologies the upstream assigns to it, pushes what they produce there,
+ * and serves nothing.
  *
- *   pull  every PULL_MS: the assigned canaries become this database's own (same ids), so the
- *         local health engine runs them; ones no longer assigned are soft-deleted here.
+ *   pull  every PULL_MS: the assigned resources become this database's own (same ids), so the
+ *         local health, catalog and topology engines run them; ones no longer assigned are
+ *         soft-deleted here.
  *   push  every PUSH_MS: the checks of those canaries and the check_statuses after the cursor
- *         (agent_push_cursor), in batches; the cursor moves only once the upstream has stored a
- *         batch, so the statuses table itself is the durable outbox (upstream down, restart:
- *         nothing lost; the upstream's upserts make a resent batch harmless).
+ *         (agent_push_cursor), in batches; then the config items, changes, analysis,
+ *         relationships, components and job history behind a cursor each (agent_push_cursors).
+ *         A cursor moves only once the upstream has stored a batch, so the tables themselves are
+ *         the durable outbox (upstream down, restart: nothing lost; the upstream's upserts make a
+ *         resent batch harmless).
  *   ping  every PING_MS: online on the upstream's agents list.
  *
  * Failures back off exponentially (1 s doubling to 60 s). A token the upstream refuses (401, or
  * 404: no agent behind it) stops the agent with a message saying so.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { AGENT_PUSH_MAX_BYTES } from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
 import { pushColumns } from './push.ts';
 
@@ -23,7 +28,7 @@ const PUSH_MS = 5_000;
 const PING_MS = 30_000;
 const BATCH = 5_000;
 const MAX_BACKOFF_MS = 60_000;
-/** Statuses younger than this may still have company committing with an earlier created_at. */
+/** Rows younger than this may still have company committing with an earlier timestamp. */
 const SETTLE = `interval '2 seconds'`;
 /** No check run lasts longer: bounds the scan through check_statuses_time_idx. */
 const LONGEST_RUN = `interval '1 hour'`;
@@ -40,6 +45,8 @@ const PULLED: readonly [PulledTable, string][] = [
 
 /** Rows of each outbox table a push carries at most (six tables stay under the push's row limit). */
 const OUTBOX_BATCH = 2_000;
+/** A push's rows stay under half the upstream's byte limit (room for the envelope and the checks). */
+const PUSH_BYTES = AGENT_PUSH_MAX_BYTES / 2;
 const UPSTREAM_SCRAPERS = `SELECT id FROM config_scrapers WHERE source = 'upstream' AND deleted_at IS NULL`;
 const UPSTREAM_ITEMS = `SELECT id FROM config_items WHERE scraper_id IN (${UPSTREAM_SCRAPERS})`;
 
@@ -213,6 +220,7 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     const moved: { tbl: string; at: string; key: string; n: number }[] = [];
     let more = false;
     let rows = 0;
+    let bytes = 0;
     for (const o of OUTBOX) {
       await db.query(
         `INSERT INTO agent_push_cursors (upstream, tbl) VALUES ($1, $2) ON CONFLICT (upstream, tbl) DO NOTHING`,
@@ -234,13 +242,22 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
           ORDER BY ${o.at}, ${o.key} LIMIT ${OUTBOX_BATCH}`,
         [cur.at, cur.key],
       );
-      if (r.rows.length) {
-        const last = r.rows[r.rows.length - 1];
-        body[o.table] = r.rows.map(({ _at, _key, ...row }) => row);
-        moved.push({ tbl: o.table, at: last._at, key: last._key, n: r.rows.length });
-        rows += r.rows.length;
+      // large config bodies: stop where the push would outgrow its byte budget
+      const kept: Record<string, unknown>[] = [];
+      let last: { _at: string; _key: string } | undefined;
+      for (const { _at, _key, ...row } of r.rows) {
+        const size = Buffer.byteLength(JSON.stringify(row));
+        if (kept.length + rows > 0 && bytes + size > PUSH_BYTES) break;
+        bytes += size;
+        kept.push(row);
+        last = { _at, _key };
       }
-      if (r.rows.length === OUTBOX_BATCH) {
+      if (last) {
+        body[o.table] = kept;
+        moved.push({ tbl: o.table, at: last._at, key: last._key, n: kept.length });
+        rows += kept.length;
+      }
+      if (r.rows.length === OUTBOX_BATCH || kept.length < r.rows.length) {
         more = true;
         break;
       }

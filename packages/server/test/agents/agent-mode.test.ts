@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { agentCommandLine } from '@watchdeck/core';
+import { agentCommandLine, LOCAL_AGENT_ID } from '@watchdeck/core';
 import { testDrivers } from '../support/db.ts';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
@@ -41,6 +41,7 @@ for (const driver of testDrivers()) {
     let agentId = '';
     let canaryId = '';
     let scraperId = '';
+    let topologyId = '';
     // a directory of JSON documents a file scraper assigned to the agent reads
     const docs = join(dataDir, 'docs');
     const doc = (replicas: number) => JSON.stringify({ kind: 'Service', name: 'web', replicas });
@@ -115,6 +116,17 @@ for (const driver of testDrivers()) {
         )
       ).rows[0].id;
 
+      topologyId = (
+        await db.query<{ id: string }>(
+          `INSERT INTO topologies (name, namespace, agent_id, schedule, spec) VALUES ('edge-map', 'edge', $1, $2, $3) RETURNING id`,
+          [
+            agentId,
+            `@every ${EVERY_S}s`,
+            JSON.stringify({ components: [{ name: 'root', components: [{ name: 'a' }] }] }),
+          ],
+        )
+      ).rows[0].id;
+
       // the installation dialog's command line, run as shown
       const command = agentCommandLine({ upstream: url, token: generated.access_token });
       const env: NodeJS.ProcessEnv = {
@@ -173,6 +185,30 @@ for (const driver of testDrivers()) {
       expect(await changes()).toEqual([{ change_type: 'diff', summary: 'replicas: 2 -> 5', count: 1 }]);
       expect((await items()).map((i) => [i.id, i.config.replicas])).toEqual([[item.id, 5]]);
     }, 180_000);
+
+    it('runs an assigned topology on the agent: its components arrive upstream', async () => {
+      const components = async () =>
+        (
+          await db.query<any>(
+            `SELECT name, agent_id, parent_id IS NOT NULL AS child FROM components
+              WHERE topology_id = $1 AND deleted_at IS NULL ORDER BY name`,
+            [topologyId],
+          )
+        ).rows;
+      await waitFor('the components upstream', async () => (await components()).length === 2, 60_000);
+      expect(await components()).toEqual([
+        { name: 'a', agent_id: agentId, child: true },
+        { name: 'root', agent_id: agentId, child: false },
+      ]);
+      // the topology dashboard's Agent filter (seed 002 section 2.7) lists them by the agent's id
+      const listed = async (agent: string) => {
+        const res = await fetch(`${url}/api/topology?agent_id=${agent}`, { headers: { cookie } });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { components: { name: string }[] }).components.map((c) => c.name);
+      };
+      expect(await listed(agentId)).toContain('root');
+      expect(await listed(LOCAL_AGENT_ID)).not.toContain('root');
+    }, 90_000);
 
     it('loses nothing and duplicates nothing while the upstream is away', async () => {
       await app.close();

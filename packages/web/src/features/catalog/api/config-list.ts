@@ -29,6 +29,8 @@ export interface ConfigListParams {
   health?: string;
   labels?: string;
   tags?: string;
+  /** the agent whose items to list (the Agent filter) */
+  agent_id?: string;
   sortBy: string;
   sortOrder: 'asc' | 'desc';
   hideDeleted: boolean;
@@ -51,6 +53,7 @@ export function useConfigList(p: ConfigListParams, enabled = true) {
     queryFn: async ({ signal }) => {
       let q = db.from('configs').select(LIST_SELECT, { count: 'exact' });
       if (p.configType) q = q.eq('type', p.configType);
+      if (p.agent_id) q = q.eq('agent_id', p.agent_id);
       for (const [column, text] of [
         ['status', p.status],
         ['health', p.health],

@@ -27,3 +27,14 @@ export const useAnalyzers = () =>
     'analyzer,analysis_type',
     'analyzer',
   );
+
+/** The Agent filter's choices: live agents (seed 000, agent filters on the catalog). */
+export const useAgents = () =>
+  useQuery({
+    queryKey: catalogKeys.values('agents'),
+    staleTime: CATALOG_STALE_MS,
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await db.from('agents').select('id,name').is('deleted_at', null).order('name').limit(500).abortSignal(signal),
+      ) as { id: string; name: string }[],
+  });

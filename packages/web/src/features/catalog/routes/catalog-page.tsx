@@ -13,7 +13,7 @@ import { useLocalStorage } from '#web/lib/storage.ts';
 import { cn } from '#web/lib/cn.ts';
 import { useConfigList } from '../api/config-list.ts';
 import { useConfigSummary } from '../api/config-summary.ts';
-import { useConfigLabels, useConfigStatuses, useConfigTypes } from '../api/filter-values.ts';
+import { useAgents, useConfigLabels, useConfigStatuses, useConfigTypes } from '../api/filter-values.ts';
 import type { ConfigListRow, ConfigSummaryRow } from '../api/types.ts';
 import {
   CATALOG_PAGE_SIZE,
@@ -75,6 +75,7 @@ export function CatalogPage() {
   const health = params.get('health') ?? '';
   const labels = params.get('labels') ?? '';
   const tags = params.get('tags') ?? '';
+  const agentId = params.get('agent_id') ?? '';
   const groupBy = params.get('groupBy') ?? DEFAULT_GROUP_BY;
   const sortBy = params.get('sortBy') ?? DEFAULT_SORT_BY;
   const sortOrder = params.get('sortOrder') === 'desc' ? 'desc' : 'asc';
@@ -88,7 +89,16 @@ export function CatalogPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the debounced text drives the URL
   }, [debounced]);
 
-  const filtered = !!(configType || search || status || health || labels || tags || groupBy !== DEFAULT_GROUP_BY);
+  const filtered = !!(
+    configType ||
+    search ||
+    status ||
+    health ||
+    labels ||
+    tags ||
+    agentId ||
+    groupBy !== DEFAULT_GROUP_BY
+  );
   const summary = useConfigSummary(!filtered);
   const list = useConfigList(
     {
@@ -98,6 +108,7 @@ export function CatalogPage() {
       health,
       labels,
       tags,
+      agent_id: agentId || undefined,
       sortBy,
       sortOrder,
       hideDeleted,
@@ -110,6 +121,7 @@ export function CatalogPage() {
   const types = useConfigTypes();
   const statuses = useConfigStatuses();
   const labelValues = useConfigLabels();
+  const agents = useAgents();
 
   const setFilter = (key: string, value: string | null) => update({ [key]: value || null, pageSize: null });
   const triState = (key: string, text: string) => ({
@@ -328,6 +340,22 @@ export function CatalogPage() {
           {...triState('status', status)}
         />
         <TriStateFilter label="Health" options={HEALTH_OPTIONS} {...triState('health', health)} />
+        <label className="flex items-center gap-1.5 text-sm whitespace-nowrap text-gray-600">
+          Agent
+          <select
+            aria-label="Agent"
+            value={agentId}
+            onChange={(e) => setFilter('agent_id', e.target.value)}
+            className={cn(FIELD_CLASS, 'w-44')}
+          >
+            <option value="">All</option>
+            {(agents.data ?? []).map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
         <span className="relative">
           <Search size={14} aria-hidden className="absolute top-1/2 left-2 -translate-y-1/2 text-gray-400" />
           <input
