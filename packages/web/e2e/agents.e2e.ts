@@ -1,7 +1,8 @@
 // The agents screen (seed 000 sections 2-9 on agents) against the real server (AUTH=none:
 // everyone is an administrator), at 1440 and 1024 px: the list with its breadcrumb and the
 // demo's agents, create (the token shown once in the installation instructions), the token
-// working against the upstream API, edit with the name read-only, the two-step delete, toasts.
+// working against the upstream API, the catalog's Agent filter, edit with the name read-only,
+// the two-step delete, toasts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll } from './browser.ts';
@@ -132,6 +133,28 @@ describe.each([1440, 1024])('agents at %i px', (width) => {
     const badge = page.getByTestId('check-row-agent').filter({ hasText: name });
     await poll(() => badge.count()).toBe(1);
     await shot('health-badge');
+  });
+
+  it("lists the agent's config items under the catalog's Agent filter", async () => {
+    const item = crypto.randomUUID();
+    const itemName = `pushed-config-${width}-${Date.now().toString(36)}`;
+    const push = await fetch(`${baseUrl()}/api/agent/push`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        config_items: [{ id: item, type: 'Edge::Service', config_class: 'Service', name: itemName, config: {} }],
+      }),
+    });
+    expect(push.status).toBe(200);
+    const { agent_id } = (await push.json()) as { agent_id: string };
+    await page.goto(`${baseUrl()}/catalog`);
+    await page.getByLabel('Agent').selectOption({ label: name });
+    await poll(() => new URL(page.url()).searchParams.get('agent_id')).toBe(agent_id);
+    const list = page.getByRole('table', { name: 'Catalog' });
+    // the agent's item only: none of the local demo catalog
+    await poll(() => list.locator('tbody tr').filter({ hasText: itemName }).count()).toBe(1);
+    expect(await list.locator('tbody tr').count()).toBe(1);
+    await shot('catalog-agent-filter');
   });
 
   it('edits an agent with its name read-only', async () => {
