@@ -201,7 +201,7 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     if (rows.length) {
       const last = rows[rows.length - 1];
       await db.query(
-        `UPDATE agent_push_cursor SET created_at = $2, check_id = $3, time = $4, pushed = pushed + $5, updated_at = now()
+        `UPDATE agent_push_cursor SET created_at = $2, check_id = $3, time = $4, pushed = pushed + $5
           WHERE upstream = $1`,
         [upstream, last.created_at, last.check_id, last.time_text, rows.length],
       );
@@ -267,7 +267,7 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     await db.transaction(async (tx) => {
       for (const m of moved)
         await tx.query(
-          `UPDATE agent_push_cursors SET at = $3, key = $4, pushed = pushed + $5, updated_at = now()
+          `UPDATE agent_push_cursors SET at = $3, key = $4, pushed = pushed + $5
             WHERE upstream = $1 AND tbl = $2`,
           [upstream, m.tbl, m.at, m.key, m.n],
         );
