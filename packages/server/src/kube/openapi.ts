@@ -57,11 +57,12 @@ export const apiGroups = () => ({
   ],
 });
 
-export const groupResources = () => ({
+/** The group's resource list; `kinds` leaves out those whose feature is disabled (routes.ts). */
+export const groupResources = (kinds: readonly KubeKind[] = KINDS) => ({
   kind: 'APIResourceList',
   apiVersion: 'v1',
   groupVersion: API_VERSION,
-  resources: KINDS.map((k) => ({
+  resources: kinds.map((k) => ({
     name: k.plural,
     singularName: k.singular,
     namespaced: k.namespaced,

@@ -9,7 +9,7 @@ import YAML from 'yaml';
 import { can } from '@watchdeck/core';
 import { TABLE_FEATURES } from '../properties/index.ts';
 import type { Caller } from '../auth/index.ts';
-import { API_VERSION, GROUP, kindByPlural, type KubeKind } from './kinds.ts';
+import { API_VERSION, GROUP, KINDS, kindByPlural, type KubeKind } from './kinds.ts';
 import { fieldsOf, isObj, mergePatch, removeDropped } from './merge.ts';
 import {
   apiGroups,
@@ -302,7 +302,15 @@ export async function kubeRoutes(app: FastifyInstance, deps: KubeRouteDeps): Pro
       get(`${PREFIX}/api/v1`, coreResources);
       get(`${PREFIX}/apis`, apiGroups);
       get(`${PREFIX}/apis/${GROUP}`, () => apiGroups().groups[0]);
-      get(GV, groupResources);
+      // a disabled feature's kinds are left out, as they answer 404 (kindFor)
+      scope.get(GV, { config: { access: [] } }, async (_req, reply) => {
+        const enabled: KubeKind[] = [];
+        for (const k of KINDS) {
+          const feature = TABLE_FEATURES[k.table];
+          if (!feature || !(await deps.isFeatureDisabled(feature))) enabled.push(k);
+        }
+        return reply.type('application/json').send(groupResources(enabled));
+      });
       // Older kubectl (1.20, Debian's) asks for the v2 document in protobuf only (openapi-proto.ts).
       scope.get(`${PREFIX}/openapi/v2`, { config: { access: [] } }, async (req, reply) => {
         const accept = String(req.headers.accept ?? '');

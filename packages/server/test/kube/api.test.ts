@@ -290,9 +290,19 @@ for (const driver of testDrivers()) {
       try {
         await expect.poll(async () => (await call('GET', path)).status, { timeout: 20_000 }).toBe(404);
         expectStatus(await call('GET', path), 404, 'NotFound');
+        // and discovery no longer offers it (kubectl api-resources)
+        const names = (r: Answer) => (r.body as { resources: { name: string }[] }).resources.map((x) => x.name);
+        const listed = names(await call('GET', GV));
+        expect(listed).not.toContain('connections');
+        expect(listed).toContain('canaries');
       } finally {
         await db.query(`DELETE FROM properties WHERE name = 'settings.connections.disable'`);
       }
+      await expect
+        .poll(async () => ((await call('GET', GV)).body as { resources: { name: string }[] }).resources.length, {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(9);
     });
 
     it('refuses bad input with a 4xx Status', async () => {

@@ -16,17 +16,14 @@ SELECT a.id, a.name, a.description, a.hostname, a.version, a.person_id, a.proper
 FROM agents a
 WHERE a.deleted_at IS NULL;
 
--- Before an update: the local agent (the server itself) is neither deleted nor renamed; an
--- agent's name is fixed once created (the edit form shows it read-only, its token's identity
--- carries it); a deletion is final (its token and identity are gone with it).
+-- Before an update: the local agent (the server itself) is not deleted; a deletion is final (its
+-- token and identity are gone with it). The name is read-only to callers of /api/db (agentWrites
+-- in index.ts takes no name), not here: the health summary and other readers follow a rename.
 CREATE OR REPLACE FUNCTION agents_guard() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   IF OLD.id = '00000000-0000-0000-0000-000000000000' AND NEW.deleted_at IS NOT NULL THEN
     RAISE EXCEPTION 'The local agent cannot be deleted' USING ERRCODE = 'check_violation';
-  END IF;
-  IF NEW.name IS DISTINCT FROM OLD.name THEN
-    RAISE EXCEPTION 'An agent''s name cannot be changed' USING ERRCODE = 'check_violation';
   END IF;
   IF OLD.deleted_at IS NOT NULL AND NEW.deleted_at IS NULL THEN
     RAISE EXCEPTION 'A deleted agent cannot be restored: generate a new one' USING ERRCODE = 'check_violation';

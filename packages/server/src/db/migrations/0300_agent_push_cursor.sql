@@ -10,3 +10,4 @@ CREATE TABLE agent_push_cursor (
   pushed     bigint NOT NULL DEFAULT 0,
   updated_at timestamptz NOT NULL DEFAULT now()
 );
+CREATE TRIGGER agent_push_cursor_updated_at BEFORE UPDATE ON agent_push_cursor FOR EACH ROW EXECUTE FUNCTION set_updated_at();

@@ -77,8 +77,10 @@ export function SpecEditorDialog({
       toastSuccess(editing ? 'Playbook Spec updated successfully' : 'Playbook Spec created successfully');
       onOpenChange(false);
     } catch (err) {
-      setProblem(errorMessage(err));
-      toastError(`Unable to ${editing ? 'update' : 'create'} playbook spec: ${errorMessage(err)}`);
+      const message = errorMessage(err);
+      setProblem(message);
+      // the seed's words, whole, so they can be found (seed 002 section 8)
+      toastError(editing ? `Unable to update playbook spec: ${message}` : `Unable to create playbook spec: ${message}`);
     }
   };
 
