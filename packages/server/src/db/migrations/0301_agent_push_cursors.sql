@@ -12,5 +12,3 @@ CREATE TABLE agent_push_cursors (
   PRIMARY KEY (upstream, tbl)
 );
 CREATE TRIGGER agent_push_cursors_updated_at BEFORE UPDATE ON agent_push_cursors FOR EACH ROW EXECUTE FUNCTION set_updated_at();
--- 0300's cursor lacked the shared trigger (schema.test.ts: every updated_at has it)
-CREATE TRIGGER agent_push_cursor_updated_at BEFORE UPDATE ON agent_push_cursor FOR EACH ROW EXECUTE FUNCTION set_updated_at();
