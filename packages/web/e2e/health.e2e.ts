@@ -460,12 +460,11 @@ describe('health dashboard', () => {
     expect(await drawer.getByRole('link', { name: 'Edit' }).getAttribute('href')).toMatch(
       /^\/settings\/canaries\/[0-9a-f-]{36}$/,
     );
-    // the Playbooks menu (playbooks.e2e.ts runs one from it); no component pages yet: only the
-    // config rows (whose /catalog/{id} exists) open something, components are not links to "Page not found"
+    // the Playbooks menu (playbooks.e2e.ts runs one from it); every relationship row opens its
+    // screen (a config /catalog/{id}, a component /topology/{id})
     expect(await drawer.getByRole('button', { name: /Playbooks/ }).count()).toBe(1);
     const relTable = drawer.getByRole('table', { name: 'Relationships' });
-    const configRows = relCount ? await relTable.locator('tbody tr').filter({ hasText: 'Config' }).count() : 0;
-    expect(await relTable.locator('tbody tr[tabindex]').count()).toBe(configRows ? relCount : 0);
+    expect(await relTable.locator('tbody tr[tabindex]').count()).toBe(relCount);
     await screenshot(page, 'health-drawer-relationships');
 
     await page.keyboard.press('Escape');

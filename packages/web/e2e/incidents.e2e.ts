@@ -134,9 +134,8 @@ describe('incidents', () => {
     }
   });
 
-  it('names a resource without a screen of its own (a component) as text, not a link to Page not found', async () => {
-    // a component (topology) and a check on one incident: the component's screen does not exist
-    // in this build yet, the check's does
+  it("links each evidence's resource to its screen: a component to /topology/{id}, a check to /health", async () => {
+    // a component (topology) and a check on one incident: both have their screens
     const post = <T>(path: string, body: unknown) =>
       api<T[]>(path, { method: 'POST', body: JSON.stringify(body), headers: { prefer: 'return=representation' } });
     const [component] = await api<{ id: string; name: string }[]>(
@@ -161,7 +160,8 @@ describe('incidents', () => {
     await page.goto(`${baseUrl()}/incidents/${incident.id}?tab=actions`);
     await poll(() => page.locator('[data-evidence-id]').count()).toBe(2);
     expect(await page.locator('[data-evidence-title]').filter({ hasText: component.name }).count()).toBe(1);
-    expect(await page.locator('[data-evidence-id] a[href^="/topology/"]').count()).toBe(0);
+    // a component has its screen now (the topology dashboard): a link to it
+    expect(await page.locator(`[data-evidence-id] a[href="/topology/${component.id}"]`).count()).toBe(1);
     // a health check has its screen: still a link
     expect(await page.getByRole('link', { name: check.name }).first().getAttribute('href')).toMatch(
       /^\/health\?checkId=[0-9a-f-]{36}$/,
@@ -179,7 +179,6 @@ describe('incidents', () => {
     await poll(() => configTitles.count()).toBeGreaterThan(0);
     // the catalog has its screens: a config evidence links to /catalog/{id}
     await poll(() => page.locator('[data-evidence-id] a[href^="/catalog/"]').count()).toBeGreaterThan(0);
-    expect(await page.locator('[data-evidence-id] a[href^="/topology/"]').count()).toBe(0);
   });
 
   it('follows an inbound topology link: component, type and severity filters', async () => {
