@@ -357,7 +357,7 @@ describe.each([1440, 1024])('catalog at %i px', (width) => {
     await body.getByRole('button', { name: 'Line 2' }).click();
     await body.getByRole('button', { name: 'Line 4' }).click();
     await poll(() => search().getAll('selected')).toEqual(['2', '4']);
-    expect(await body.locator('tr[data-selected]').count()).toBe(2);
+    await poll(() => body.locator('tr[data-selected]').count()).toBe(2);
     await page.reload();
     await poll(() => body.locator('tr[data-selected]').count()).toBe(2);
     await page.getByRole('radio', { name: 'Raw' }).click();

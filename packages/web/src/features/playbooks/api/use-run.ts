@@ -21,10 +21,14 @@ export function useRun(id: string) {
   });
 }
 
-/** The run's actions in the order they ran; refreshed with the run while it is not final. */
+/**
+ * The run's actions in the order they ran; refreshed with the run while it is not final, and read
+ * once more when it turns final (the key changes): the last poll may predate the last action.
+ */
 export function useRunActions(runId: string, runStatus: string | undefined) {
+  const final = !!runStatus && RUN_FINAL.has(runStatus);
   return useQuery({
-    queryKey: ['playbook_run_actions', runId],
+    queryKey: ['playbook_run_actions', runId, final],
     queryFn: async ({ signal }) =>
       unwrap(
         await db
@@ -37,6 +41,6 @@ export function useRunActions(runId: string, runStatus: string | undefined) {
           .abortSignal(signal),
       ) as unknown as RunAction[],
     enabled: !!runStatus,
-    refetchInterval: runStatus && RUN_FINAL.has(runStatus) ? false : 2000,
+    refetchInterval: final ? false : 2000,
   });
 }
