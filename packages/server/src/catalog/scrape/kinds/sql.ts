@@ -90,6 +90,8 @@ async function queryRows(
     dateStrings: false,
   });
   try {
+    // read-only here too: each statement (autocommit) is a transaction of this session
+    await conn.query('SET SESSION TRANSACTION READ ONLY');
     const [rows] = await conn.query({ sql: query, timeout: TIMEOUT_MS });
     return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
   } finally {
