@@ -7,6 +7,8 @@ import { mkdtempSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import mysql from 'mysql2/promise';
 import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 import type { Db } from '#server/db/index.ts';
@@ -416,6 +418,65 @@ for (const driver of testDrivers()) {
         ['2', 'bob'],
       ]);
     }, 120_000);
+
+    it('a SQL query cannot write through the connection, on either engine, and reads at most the row cap', async () => {
+      const suffix = Math.random().toString(36).slice(2, 8);
+      const probe = `watchdeck_ro_probe_${suffix}`;
+      const pgc = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+      await pgc.connect();
+      const maria = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root', password: '' });
+      try {
+        await pgc.query(`CREATE TABLE ${probe} (id int)`);
+        await maria.query(`CREATE DATABASE ${probe}`);
+        await maria.query(`CREATE TABLE ${probe}.t (id int)`);
+        for (const [name, type, url, extra] of [
+          ['ro-pg', 'postgres', 'postgres://127.0.0.1:5432/postgres', { username: 'postgres', password: 'trust' }],
+          ['ro-maria', 'mysql', 'mysql://127.0.0.1:3306/mysql', { username: 'root', password: 'placeholder' }],
+        ] as const) {
+          const res = await call('admin', 'POST', '/api/db/connections', { name, type, url, ...extra });
+          expect(res.status, JSON.stringify(res.body)).toBe(201);
+        }
+        const writes: [string, string][] = [
+          ['ro-pg', `INSERT INTO ${probe} VALUES (1) RETURNING id`],
+          ['ro-pg', `SELECT 1 AS id; SET transaction_read_only = off; INSERT INTO ${probe} VALUES (2)`],
+          ['ro-pg', `WITH w AS (INSERT INTO ${probe} VALUES (3) RETURNING id) SELECT id FROM w`],
+          ['ro-maria', `INSERT INTO ${probe}.t VALUES (1)`],
+          ['ro-maria', `SELECT 1 AS id; INSERT INTO ${probe}.t VALUES (2)`],
+        ];
+        // root has no password on this machine: the spec's auth overrides the connection's
+        const sql = (connection: string, query: string) => ({
+          sql: [{ connection, type: 'T', id: '$.id', query, auth: { password: { value: '' } } }],
+        });
+        for (const [i, [connection, query]] of writes.entries()) {
+          const id = await createScraper(`ro-write-${i}`, sql(connection, query));
+          const run = await runNow(id);
+          expect(run.status, query).toBe('FAILED');
+        }
+        expect((await pgc.query(`SELECT count(*)::int AS n FROM ${probe}`)).rows[0].n).toBe(0);
+        const [mrows] = await maria.query(`SELECT count(*) AS n FROM ${probe}.t`);
+        expect(Number((mrows as { n: number }[])[0].n)).toBe(0);
+
+        // one row over the cap fails the run instead of holding every row in memory
+        for (const [connection, query] of [
+          ['ro-pg', 'SELECT n AS id FROM generate_series(1, 100001) AS n'],
+          [
+            'ro-maria',
+            // 400 x 400 rows: MariaDB stops recursion at 1,000 by default
+            'WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 400) SELECT a.n * 1000 + b.n AS id FROM s a, s b',
+          ],
+        ]) {
+          const id = await createScraper(`ro-cap-${connection}`, sql(connection, query));
+          const run = await runNow(id);
+          expect(run.status, JSON.stringify(run).slice(0, 600)).toBe('FAILED');
+          expect(JSON.stringify(run.details.errors)).toContain('the query returned more than 100000 rows');
+        }
+      } finally {
+        await pgc.query(`DROP TABLE IF EXISTS ${probe}`).catch(() => undefined);
+        await pgc.end();
+        await maria.query(`DROP DATABASE IF EXISTS ${probe}`).catch(() => undefined);
+        await maria.end();
+      }
+    }, 180_000);
 
     it('push: items, a change and a relationship through the API; role-guarded; kept by scheduled runs', async () => {
       const id = await createScraper('pushed', { custom: [{}] });

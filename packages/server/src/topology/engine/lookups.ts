@@ -134,8 +134,8 @@ async function sqlItems(ctx: LookupContext, spec: NonNullable<Lookup['sql']>): P
     plain(c.username),
     plain(c.password),
     spec.query,
+    TOPOLOGY_MAX_LOOKUP_ITEMS,
   );
-  if (rows.length > TOPOLOGY_MAX_LOOKUP_ITEMS) tooMany();
   return rows.map((item) => ({ item }));
 }
 

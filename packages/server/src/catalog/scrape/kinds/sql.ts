@@ -5,7 +5,7 @@
  * the URL's scheme. `auth` overrides the connection's username and password.
  */
 import pg from 'pg';
-import mysql from 'mysql2/promise';
+import mysql from 'mysql2';
 import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
 import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
 
@@ -53,12 +53,24 @@ function jsonRow(row: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** A single statement: trailing semicolons and blanks go, so it can follow `DECLARE ... FOR`. */
+const oneStatement = (query: string): string => query.replace(/[\s;]+$/, '');
+
+const tooMany = (maxRows: number) => new Error(`the query returned more than ${maxRows} rows`);
+
+/**
+ * At most `maxRows` rows of a read-only query, never more in memory. PostgreSQL reads through a
+ * cursor in a READ ONLY transaction, sent with the extended protocol so the query is exactly one
+ * statement (`...; SET transaction_read_only = off; INSERT ...` is refused by the server);
+ * MySQL/MariaDB streams rows (mysql2 runs one statement per call) and stops at the cap.
+ */
 async function queryRows(
   driver: 'postgres' | 'mysql',
   url: string,
   username: string | undefined,
   password: string | undefined,
   query: string,
+  maxRows: number,
 ): Promise<Record<string, unknown>[]> {
   if (driver === 'postgres') {
     // pg lets the connection string's (empty) user win over a separate one: credentials go in it
@@ -72,15 +84,21 @@ async function queryRows(
     });
     await client.connect();
     try {
-      // read-only: a scraper observes, it never writes to the source
-      await client.query('SET default_transaction_read_only = on');
-      return (await client.query(query)).rows as Record<string, unknown>[];
+      await client.query('BEGIN READ ONLY');
+      // queryMode is pg's (8.12+) and missing from @types/pg
+      await client.query({
+        text: `DECLARE watchdeck_rows NO SCROLL CURSOR FOR ${oneStatement(query)}`,
+        queryMode: 'extended',
+      } as pg.QueryConfig);
+      const { rows } = await client.query(`FETCH ${maxRows + 1} FROM watchdeck_rows`);
+      if (rows.length > maxRows) throw tooMany(maxRows);
+      return rows as Record<string, unknown>[];
     } finally {
       await client.end().catch(() => undefined);
     }
   }
   const target = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  const conn = await mysql.createConnection({
+  const conn = mysql.createConnection({
     host: target.hostname,
     port: target.port ? Number(target.port) : 3306,
     user: username ?? decodeURIComponent(target.username),
@@ -90,12 +108,35 @@ async function queryRows(
     dateStrings: false,
   });
   try {
-    // read-only here too: each statement (autocommit) is a transaction of this session
-    await conn.query('SET SESSION TRANSACTION READ ONLY');
-    const [rows] = await conn.query({ sql: query, timeout: TIMEOUT_MS });
-    return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
+    // read-only: each statement (autocommit) is a transaction of this session
+    await new Promise<void>((resolve, reject) =>
+      conn.query('SET SESSION TRANSACTION READ ONLY', (err) => (err ? reject(err) : resolve())),
+    );
+    return await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+      const rows: Record<string, unknown>[] = [];
+      let done = false;
+      const finish = (err?: Error) => {
+        if (done) return;
+        done = true;
+        if (err) reject(err);
+        else resolve(rows);
+      };
+      conn
+        .query({ sql: query, timeout: TIMEOUT_MS })
+        .on('result', (row) => {
+          // a statement that is not a SELECT answers one OkPacket, not rows
+          if (done || Array.isArray(row) || 'affectedRows' in row) return;
+          rows.push(row as Record<string, unknown>);
+          if (rows.length > maxRows) {
+            conn.destroy();
+            finish(tooMany(maxRows));
+          }
+        })
+        .on('error', (err) => finish(err))
+        .on('end', () => finish());
+    });
   } finally {
-    await conn.end().catch(() => undefined);
+    conn.end(() => undefined);
   }
 }
 
@@ -106,8 +147,9 @@ export async function sqlRows(
   username: string | undefined,
   password: string | undefined,
   query: string,
+  maxRows: number,
 ): Promise<Record<string, unknown>[]> {
-  return (await queryRows(driver, url, username, password, query)).map(jsonRow);
+  return (await queryRows(driver, url, username, password, query, maxRows)).map(jsonRow);
 }
 
 export async function scrapeSql(raw: Record<string, unknown>, ctx: ScrapeContext): Promise<ScrapeResult> {
@@ -120,8 +162,7 @@ export async function scrapeSql(raw: Record<string, unknown>, ctx: ScrapeContext
     plain(spec.auth?.username) ?? (typeof c.username === 'string' && c.username ? c.username : undefined);
   const password =
     plain(spec.auth?.password) ?? (typeof c.password === 'string' && c.password ? c.password : undefined);
-  const rows = await queryRows(driver, url, username, password, spec.query);
-  if (rows.length > MAX_ROWS) throw new Error(`the query returned more than ${MAX_ROWS} rows`);
+  const rows = await queryRows(driver, url, username, password, spec.query, MAX_ROWS);
   const result: ScrapeResult = { items: [], changes: [], relationships: [], errors: [] };
   const source = `${driver}:${spec.connection}`;
   rows.forEach((row, i) => {
