@@ -35,6 +35,7 @@ import { agentWrites, registerAgents } from './agents/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { registerKube } from './kube/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
+import { setOutboundDeny } from './http/outbound.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +68,7 @@ const installDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Builds the HTTP app from the area modules. Nothing listens until the caller says so. */
 export async function buildApp({ config, db, logStream }: AppDeps): Promise<FastifyInstance> {
+  setOutboundDeny(config.outboundDeny);
   const hops = config.trustProxy;
   const app = Fastify({
     logger:

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDuration } from '@watchdeck/core';
 import { parseAllowList } from './metrics/access.ts';
+import { DEFAULT_OUTBOUND_DENY, parseCidr } from './http/outbound.ts';
 
 /** Every setting Watchdeck reads from the environment. Documented in README "Settings". */
 const schema = z.object({
@@ -106,6 +107,24 @@ const schema = z.object({
       'comma-separated absolute directories, e.g. /var/log/apps,/srv/logs',
     )
     .default(''),
+  // where editors' specs may not make the server connect (http/outbound.ts); 'none' allows all
+  WATCHDECK_OUTBOUND_DENY: z
+    .string()
+    .refine(
+      (v) =>
+        v.trim() === 'none' ||
+        v.split(',').every((c) => {
+          if (!c.trim()) return true;
+          try {
+            parseCidr(c);
+            return true;
+          } catch {
+            return false;
+          }
+        }),
+      "comma-separated IP addresses or CIDR ranges, e.g. 169.254.0.0/16,10.0.0.0/8, or 'none'",
+    )
+    .optional(),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -198,6 +217,8 @@ export type Config = {
   allowedHosts: string[];
   /** the CSP frame-ancestors sources: who may frame the console ("'none'": nobody) */
   frameAncestors: string;
+  /** addresses editors' specs may not reach (WATCHDECK_OUTBOUND_DENY) */
+  outboundDeny: string[];
   /** directories file log backends may read besides <dataDir>/logs (WATCHDECK_LOG_ROOTS) */
   logRoots: string[];
   /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
@@ -346,6 +367,14 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     frameAncestors: e.WATCHDECK_FRAME_ANCESTORS,
+    outboundDeny:
+      e.WATCHDECK_OUTBOUND_DENY === undefined
+        ? DEFAULT_OUTBOUND_DENY
+        : e.WATCHDECK_OUTBOUND_DENY.trim() === 'none'
+          ? []
+          : e.WATCHDECK_OUTBOUND_DENY.split(',')
+              .map((c) => c.trim())
+              .filter(Boolean),
     logRoots: e.WATCHDECK_LOG_ROOTS.split(',')
       .map((p) => p.trim())
       .filter(Boolean),

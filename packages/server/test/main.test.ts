@@ -36,7 +36,7 @@ describe('watchdeck serve process', () => {
         let out = '';
         child.stdout.on('data', (d) => (out += d));
         child.stderr.on('data', (d) => (out += d));
-        const deadline = Date.now() + 60_000;
+        const deadline = Date.now() + 120_000;
         let ok = false;
         while (!ok && Date.now() < deadline && child.exitCode === null) {
           ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
@@ -83,7 +83,7 @@ describe('first run', () => {
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 150_000;
       let ok = false;
       while (!ok && Date.now() < deadline && child.exitCode === null) {
         ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
@@ -107,5 +107,5 @@ describe('first run', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 });

@@ -12,6 +12,7 @@ import mysql from 'mysql2/promise';
 import { simpleGit } from 'simple-git';
 import { parseDocument } from 'yaml';
 import type { PlaybookAction } from '@watchdeck/core';
+import { guardedFetch } from '#server/http/outbound.ts';
 import type { Queryable } from '#server/db/index.ts';
 import { connectionByName, type SecretBox, type StoredConnection } from '#server/connections/index.ts';
 import type { Mailer } from '#server/mail/index.ts';
@@ -202,7 +203,7 @@ async function runHttp(
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new ActionError('the URL must be http or https');
-  const res = await fetch(parsed, {
+  const res = await guardedFetch(parsed, {
     method: a.method,
     headers,
     body: a.method === 'GET' || a.method === 'HEAD' ? undefined : a.body,
@@ -310,7 +311,7 @@ async function runSql(
 const isSlack = (url: string) => /hooks\.slack\.com|\/slack\b/.test(url);
 
 async function postJson(url: string, body: unknown, headers: Record<string, string>, signal: AbortSignal) {
-  const res = await fetch(url, {
+  const res = await guardedFetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),

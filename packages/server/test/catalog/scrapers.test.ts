@@ -419,6 +419,16 @@ for (const driver of testDrivers()) {
       ]);
     }, 120_000);
 
+    it("an http scraper may not reach the cloud's instance-metadata address (WATCHDECK_OUTBOUND_DENY)", async () => {
+      const id = await createScraper('metadata', {
+        http: [{ url: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/', type: 'T', id: '$.id' }],
+      });
+      const run = await runNow(id);
+      expect(run.status).toBe('FAILED');
+      expect(JSON.stringify(run.details.errors)).toContain('connections to 169.254.169.254 are not allowed');
+      expect(await items(id)).toEqual([]);
+    }, 60_000);
+
     it('a SQL query cannot write through the connection, on either engine, and reads at most the row cap', async () => {
       const suffix = Math.random().toString(36).slice(2, 8);
       const probe = `watchdeck_ro_probe_${suffix}`;

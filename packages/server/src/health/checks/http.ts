@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { guardedLookup, outboundRefusal } from '#server/http/outbound.ts';
 import { credentialsFor } from '../connections.ts';
 import { num, secretOrValue, str, type CheckContext, type CheckOutcome } from './types.ts';
 
@@ -31,6 +32,8 @@ function request(
   signal: AbortSignal,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    const refusal = outboundRefusal(url.hostname.replace(/^\[|\]$/g, ''));
+    if (refusal) return reject(new Error(refusal));
     const lib = url.protocol === 'https:' ? https : http;
     const started = performance.now();
     const headers: Record<string, string> = { 'User-Agent': 'watchdeck-health', ...init.headers };
@@ -41,6 +44,7 @@ function request(
         method: init.method,
         headers,
         agent: false,
+        lookup: guardedLookup,
         signal,
         ...(url.protocol === 'https:'
           ? { rejectUnauthorized: !init.insecure, ...(init.ca ? { ca: init.ca } : {}) }

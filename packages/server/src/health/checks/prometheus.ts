@@ -1,3 +1,4 @@
+import { guardedFetch } from '#server/http/outbound.ts';
 import { credentialsFor } from '../connections.ts';
 import { str, type CheckContext, type CheckOutcome } from './types.ts';
 
@@ -30,9 +31,9 @@ export async function getJson(
   ctx: CheckContext,
   what: string,
 ): Promise<unknown> {
-  let res: Response;
+  let res: Awaited<ReturnType<typeof guardedFetch>>;
   try {
-    res = await fetch(url, { headers, signal: ctx.signal });
+    res = await guardedFetch(url, { headers, signal: ctx.signal });
   } catch (err) {
     if (ctx.signal.aborted) throw ctx.signal.reason as Error;
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;

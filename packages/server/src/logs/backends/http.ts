@@ -3,7 +3,7 @@
  * section 7 chooses). Any failure to get a usable answer (refused, timed out, a non-2xx status,
  * a body that is not the documented shape) is a LogBackendError: the route answers 502.
  */
-import { Agent, fetch } from 'undici';
+import { guardedFetch, outboundAgent } from '#server/http/outbound.ts';
 import type { LogLine } from '@watchdeck/core';
 import { LogBackendError, reason } from '../errors.ts';
 import { decodePage, encodePage, type BackendAnswer, type BackendQuery } from './types.ts';
@@ -22,7 +22,7 @@ interface HttpAuthSpec {
   insecureTls?: boolean;
 }
 
-const insecureAgent = new Agent({ connect: { rejectUnauthorized: false } });
+const insecureAgent = outboundAgent({ connect: { rejectUnauthorized: false } });
 
 async function call(
   what: string,
@@ -40,9 +40,9 @@ async function call(
     headers.authorization = `Basic ${Buffer.from(`${user ?? ''}:${pass ?? ''}`).toString('base64')}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const shown = url.split('?')[0];
-  let res: Awaited<ReturnType<typeof fetch>>;
+  let res: Awaited<ReturnType<typeof guardedFetch>>;
   try {
-    res = await fetch(url, {
+    res = await guardedFetch(url, {
       method: init.method ?? 'GET',
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),

@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { request } from 'undici';
+import { outboundAgent } from '#server/http/outbound.ts';
 
 /**
  * The one HTTP client every sender uses (undici, DESIGN.md), with the one retry policy: a
@@ -11,9 +12,13 @@ const TIMEOUT_MS = 10_000;
 /** bytes of an answer kept for the error text */
 const MAX_ERROR_TEXT = 500;
 
-const secure = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
+const secure = outboundAgent({ connections: 64, keepAliveTimeout: 10_000 });
 /** for connections marked "Insecure TLS" (self-signed certificates) */
-const insecure = new Agent({ connections: 16, keepAliveTimeout: 10_000, connect: { rejectUnauthorized: false } });
+const insecure = outboundAgent({
+  connections: 16,
+  keepAliveTimeout: 10_000,
+  connect: { rejectUnauthorized: false },
+});
 
 export interface HttpRequest {
   method?: 'GET' | 'POST' | 'PUT';

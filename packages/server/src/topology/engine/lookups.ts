@@ -10,6 +10,7 @@ import {
   topologyConfigSelectorSchema,
 } from '@watchdeck/core';
 import type { z } from 'zod';
+import { guardedFetch } from '#server/http/outbound.ts';
 import type { Queryable } from '#server/db/index.ts';
 import type { StoredConnection } from '#server/connections/index.ts';
 import { sqlDriver, sqlRows } from '#server/catalog/index.ts';
@@ -165,7 +166,7 @@ async function httpItems(ctx: LookupContext, spec: NonNullable<Lookup['http']>):
   if (!url || !/^https?:\/\//.test(url)) throw new Error(`url ${url ?? ''} is not an http(s) URL`);
   for (const [k, v] of Object.entries(spec.headers ?? {})) headers[k.toLowerCase()] = v;
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(HTTP_TIMEOUT_MS)]);
-  const res = await fetch(url, { method: spec.method ?? 'GET', headers, body: spec.body, signal });
+  const res = await guardedFetch(url, { method: spec.method ?? 'GET', headers, body: spec.body, signal });
   const text = await res.text();
   if (text.length > MAX_HTTP_BODY) throw new Error(`${url}: the answer is larger than ${MAX_HTTP_BODY} bytes`);
   if (!res.ok) throw new Error(`${url} answered ${res.status} ${res.statusText}`.trim());

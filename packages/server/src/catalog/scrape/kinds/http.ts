@@ -4,6 +4,7 @@
  * and password are used as basic auth when the spec has none), mapped to items by the shared
  * mapping (`items`, `id`, `type`, `name`, ...).
  */
+import { guardedFetch } from '#server/http/outbound.ts';
 import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
 import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
 
@@ -48,7 +49,7 @@ export async function scrapeHttp(raw: Record<string, unknown>, ctx: ScrapeContex
   else if (username || password)
     headers.authorization = `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}`;
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
-  const res = await fetch(url, { method: spec.method ?? 'GET', headers, body: spec.body, signal });
+  const res = await guardedFetch(url, { method: spec.method ?? 'GET', headers, body: spec.body, signal });
   const text = await res.text();
   if (text.length > MAX_BODY) throw new Error(`${url}: the answer is larger than ${MAX_BODY} bytes`);
   if (!res.ok) throw new Error(`${url} answered ${res.status} ${res.statusText}`.trim());
