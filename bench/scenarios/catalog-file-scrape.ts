@@ -68,7 +68,7 @@ export const catalogFileScrape: Scenario = {
         ],
       );
       const scraper = { id: rows[0].id, name: 'bench', agent_id: '00000000-0000-0000-0000-000000000000', spec: {} };
-      const engine = new ScraperEngine(db, { dataDir: join(dir, 'data') });
+      const engine = new ScraperEngine(db, { dataDir: join(dir, 'data'), fileRoots: [dir] });
       const run = async () => {
         const { rows: s } = await db.query<{ spec: Record<string, unknown> }>(
           `SELECT spec FROM config_scrapers WHERE id = $1`,

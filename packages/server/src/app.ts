@@ -26,7 +26,7 @@ import { incidentWrites, registerIncidents } from './incidents/index.ts';
 import { catalogWrites, registerCatalog } from './catalog/index.ts';
 import { registerTopologyEngine, topologyWrites } from './topology/index.ts';
 import { registerTopologyRoutes } from './topology/routes.ts';
-import { demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
+import { demoFileRoots, demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
 import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
 import { logsDir, registerLogs } from './logs/index.ts';
 import { startDemoLogs } from './demo/logs.ts';
@@ -223,7 +223,13 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     engine: { sandbox, onRun: metrics?.checkRun },
   });
   registerIncidents(app, { db, box, mailer, config });
-  registerCatalog(app, { db, box, dataDir: config.dataDir });
+  registerCatalog(app, {
+    db,
+    box,
+    dataDir: config.dataDir,
+    // the demo's scrapers read the sources shipped in the repository and the demo's git repository
+    fileRoots: [...config.scrapeRoots, ...(config.demoData ? demoFileRoots(demoGitopsRepo(config.dataDir)) : [])],
+  });
   registerTopologyEngine(app, { db, box });
   registerTopologyRoutes(app, { db });
   // the demo's git repository gets its later commits while the demo runs (demo/gitops.ts)

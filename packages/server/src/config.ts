@@ -125,6 +125,14 @@ const schema = z.object({
       "comma-separated IP addresses or CIDR ranges, e.g. 169.254.0.0/16,10.0.0.0/8, or 'none'",
     )
     .optional(),
+  // file scrapers read only under <data dir>/catalog/files and these directories (catalog/README.md)
+  WATCHDECK_SCRAPE_ROOTS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((p) => !p.trim() || p.trim().startsWith('/')),
+      'comma-separated absolute directories, e.g. /srv/manifests,/etc/watchdeck/catalog',
+    )
+    .default(''),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -219,6 +227,8 @@ export type Config = {
   frameAncestors: string;
   /** addresses editors' specs may not reach (WATCHDECK_OUTBOUND_DENY) */
   outboundDeny: string[];
+  /** directories file scrapers may read besides <dataDir>/catalog/files (WATCHDECK_SCRAPE_ROOTS) */
+  scrapeRoots: string[];
   /** directories file log backends may read besides <dataDir>/logs (WATCHDECK_LOG_ROOTS) */
   logRoots: string[];
   /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
@@ -375,6 +385,9 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
           : e.WATCHDECK_OUTBOUND_DENY.split(',')
               .map((c) => c.trim())
               .filter(Boolean),
+    scrapeRoots: e.WATCHDECK_SCRAPE_ROOTS.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
     logRoots: e.WATCHDECK_LOG_ROOTS.split(',')
       .map((p) => p.trim())
       .filter(Boolean),

@@ -30,6 +30,8 @@ export interface ScraperRow {
 export interface ScraperEngineOptions {
   /** WATCHDECK_DATA_DIR; git clones go under <dataDir>/catalog/git ('memory://': a temporary directory) */
   dataDir: string;
+  /** directories file scrapers may read besides <dataDir>/catalog/files (WATCHDECK_SCRAPE_ROOTS) */
+  fileRoots?: string[];
   box?: SecretBox;
   /** one entry's read is stopped after this long */
   timeoutMs?: number;
@@ -83,6 +85,7 @@ export class ScraperEngine {
     return {
       scraperId,
       dataDir: this.dataDir,
+      fileRoots: [join(this.dataDir, 'catalog', 'files'), ...(this.opts.fileRoots ?? [])],
       signal,
       db: this.db,
       connection: async (ref) => ({ ...(await connectionByName(this.db, this.opts.box, ref)) }),

@@ -30,6 +30,8 @@ export interface CatalogDeps {
   box?: SecretBox;
   /** WATCHDECK_DATA_DIR: git clones of file scrapers go under it */
   dataDir: string;
+  /** directories file scrapers may read besides <dataDir>/catalog/files (WATCHDECK_SCRAPE_ROOTS) */
+  fileRoots?: string[];
 }
 
 /** Writes of config_scrapers through /api/db: the engine's checks after the spec schema's. */
@@ -67,6 +69,7 @@ const analyzersHook: AfterScrape = async (tx, run) => (await analyzeScrape(tx, r
 export function registerCatalog(app: FastifyInstance, deps: CatalogDeps): ScraperEngine {
   const engine = new ScraperEngine(deps.db, {
     dataDir: deps.dataDir,
+    fileRoots: deps.fileRoots,
     box: deps.box,
     log: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
   });

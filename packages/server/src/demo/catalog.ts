@@ -3,7 +3,7 @@ import type { Db, Queryable } from '#server/db/index.ts';
 import { ScraperEngine } from '#server/catalog/index.ts';
 import { did, insertRows, ago, DAY, type SeedContext, type Row } from './util.ts';
 import { person } from './people.ts';
-import { CATALOG_SOURCES, demoGitopsRepo } from './gitops.ts';
+import { CATALOG_SOURCES, demoFileRoots, demoGitopsRepo } from './gitops.ts';
 import type { DemoTargets } from './health.ts';
 
 const scraperId = (key: string): string => did('scraper', key);
@@ -265,7 +265,10 @@ export async function seedCatalog(ctx: SeedContext, targets: DemoTargets): Promi
     })),
   );
 
-  const engine = new ScraperEngine(inTransaction(ctx.tx), { dataDir: 'memory://' });
+  const engine = new ScraperEngine(inTransaction(ctx.tx), {
+    dataDir: 'memory://',
+    fileRoots: demoFileRoots(targets.gitopsRepo ?? demoGitopsRepo(undefined)),
+  });
   for (const key of SCRAPED_AT_SEED) {
     const run = await engine.runNow(scraperId(key));
     if (run?.status !== 'SUCCESS') throw new Error(`demo scraper ${key} did not succeed: ${JSON.stringify(run)}`);

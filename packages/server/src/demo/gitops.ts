@@ -7,7 +7,7 @@
  */
 import { cp, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleGit } from 'simple-git';
 import type { JobSource } from '#server/jobs/index.ts';
@@ -22,6 +22,9 @@ export function demoGitopsRepo(dataDir: string | undefined): string {
   const base = !dataDir || dataDir === 'memory://' ? join(tmpdir(), 'watchdeck-demo') : dataDir;
   return join(base, 'demo', 'gitops.git');
 }
+
+/** What the demo's file scrapers read: the shipped sources and the demo's git repository. */
+export const demoFileRoots = (gitopsRepo: string): string[] => [CATALOG_SOURCES, dirname(gitopsRepo)];
 
 const git = (dir: string) =>
   simpleGit(dir, { config: ['user.name=Watchdeck demo', 'user.email=demo@watchdeck.invalid', 'commit.gpgsign=false'] });

@@ -132,6 +132,7 @@ for (const driver of testDrivers()) {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         WATCHDECK_DATA_DIR: dataDir,
+        WATCHDECK_SCRAPE_ROOTS: docs,
         LOG_LEVEL: 'info',
         WATCHDECK_DEMO_DATA: 'false',
       };

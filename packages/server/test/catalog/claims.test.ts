@@ -28,7 +28,7 @@ for (const driver of testDrivers()) {
       );
       scraperId = rows[0].id;
       for (let i = 0; i < 2; i++) {
-        const { app } = await startApp(db, { dataDir: join(work, `data-${i}`) });
+        const { app } = await startApp(db, { dataDir: join(work, `data-${i}`), scrapeRoots: [work] });
         apps.push(app);
       }
       await Promise.all(apps.map((a) => a.engines.start()));

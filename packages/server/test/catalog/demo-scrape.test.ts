@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { testDrivers } from '../support/db.ts';
 import type { Db } from '#server/db/index.ts';
 import { demoTargets, seedDemo } from '#server/demo/seed.ts';
-import { advanceDemoGitops } from '#server/demo/gitops.ts';
+import { advanceDemoGitops, demoFileRoots } from '#server/demo/gitops.ts';
 import { ScraperEngine } from '#server/catalog/engine.ts';
 
 /**
@@ -25,7 +25,10 @@ for (const driver of testDrivers()) {
       db = await driver.open();
       dataDir = mkdtempSync(join(tmpdir(), 'demo-catalog-'));
       await seedDemo(db, { force: true, targets: demoTargets({ port: 8080, dataDir }) });
-      engine = new ScraperEngine(db, { dataDir: join(dataDir, 'engine') });
+      engine = new ScraperEngine(db, {
+        dataDir: join(dataDir, 'engine'),
+        fileRoots: demoFileRoots(demoTargets({ port: 8080, dataDir }).gitopsRepo ?? ''),
+      });
     }, 180_000);
     afterAll(async () => {
       await db?.dispose();

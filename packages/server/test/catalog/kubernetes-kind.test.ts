@@ -256,6 +256,7 @@ current-context: test
 const ctx = (connections: Record<string, Record<string, unknown>> = {}): ScrapeContext => ({
   scraperId: '00000000-0000-4000-8000-000000000001',
   dataDir: '/tmp',
+  fileRoots: [],
   signal: new AbortController().signal,
   db: undefined as never, // the kind only reads its source
   connection: async (ref) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -120,7 +120,7 @@ for (const driver of testDrivers()) {
     beforeAll(async () => {
       db = await driver.open();
       work = mkdtempSync(join(tmpdir(), 'catalog-test-'));
-      ({ app, url } = await startApp(db, { dataDir: join(work, 'data') }));
+      ({ app, url } = await startApp(db, { dataDir: join(work, 'data'), scrapeRoots: [work] }));
       for (const role of ROLES) {
         const identity = await createIdentity(db, {
           traits: { email: `${role}@catalog.test`, name: { first: role, last: 'Tester' } },
@@ -417,6 +417,49 @@ for (const driver of testDrivers()) {
         ['1', 'alice'],
         ['2', 'bob'],
       ]);
+    }, 120_000);
+
+    it('file scrapers read only under the allowed roots: no server file, no way out by .., a link or a git URL', async () => {
+      const allowed = join(work, 'roots');
+      const own = join(work, 'data', 'catalog', 'files');
+      const outside = mkdtempSync(join(tmpdir(), 'catalog-outside-'));
+      mkdirSync(allowed, { recursive: true });
+      mkdirSync(own, { recursive: true });
+      writeFileSync(join(allowed, 'ok.json'), '{"id": "ok"}');
+      writeFileSync(join(own, 'own.json'), '{"id": "own"}');
+      writeFileSync(join(outside, 'outside.json'), '{"id": "secret"}');
+      symlinkSync(join(outside, 'outside.json'), join(allowed, 'link.json'));
+      symlinkSync('/etc', join(allowed, 'etc'));
+      const file = (paths: string[], extra: Record<string, unknown> = {}) => ({
+        file: [{ paths, format: 'json', icon: 'x', type: 'Doc', id: '$.id', ...extra }],
+      });
+
+      // allowed: a root from WATCHDECK_SCRAPE_ROOTS, and a relative path (read in <data dir>/catalog/files)
+      const good = await createScraper('roots-ok', file([`${allowed}/*.json`, 'own.json']));
+      const goodRun = await runNow(good);
+      expect((await items(good)).map((r: any) => r.external_id).sort()).toEqual(['ok', 'own']);
+      // link.json, a link to a file outside, is not read (the walk follows no links)
+      expect(goodRun.status).toBe('SUCCESS');
+
+      const refused: [Record<string, unknown>, string][] = [
+        [file(['/etc/passwd'], { format: 'text' }), '/etc/passwd is outside the directories file scrapers may read'],
+        [file(['/proc/self/environ'], { format: 'text' }), 'is outside the directories'],
+        [file([`${allowed}/../outside.json`]), 'parent directory segments (..) are not allowed'],
+        [file(['../../outside.json']), 'parent directory segments (..) are not allowed'],
+        [file([`${allowed}/etc/hostname`], { format: 'text' }), 'outside the directories file scrapers may read'],
+        [file(['*.json'], { url: `file://${outside}` }), 'is outside the directories file scrapers may read'],
+        [file(['*.json'], { url: '/etc' }), 'url /etc is outside'],
+        [file(['*.json'], { url: `ext::sh -c touch% ${join(work, 'pwned')}` }), 'use an http(s), ssh or git URL'],
+        [file(['*.json'], { url: '--upload-pack=touch /tmp/x' }), 'use an http(s), ssh or git URL'],
+      ];
+      for (const [i, [spec, message]] of refused.entries()) {
+        const id = await createScraper(`roots-refused-${i}`, spec);
+        const run = await runNow(id);
+        expect(JSON.stringify(run.details.errors), JSON.stringify(spec)).toContain(message);
+        expect(await items(id), JSON.stringify(spec)).toEqual([]);
+      }
+      expect(existsSync(join(work, 'pwned'))).toBe(false);
+      rmSync(outside, { recursive: true, force: true });
     }, 120_000);
 
     it("an http scraper may not reach the cloud's instance-metadata address (WATCHDECK_OUTBOUND_DENY)", async () => {

@@ -74,6 +74,11 @@ export interface ScrapeContext {
   scraperId: string;
   /** WATCHDECK_DATA_DIR: git clones and other caches go under it */
   dataDir: string;
+  /**
+   * The directories `file` entries may read and local git repositories may be cloned from:
+   * `<dataDir>/catalog/files` first (relative paths are read there), then WATCHDECK_SCRAPE_ROOTS.
+   */
+  fileRoots: string[];
   signal: AbortSignal;
   db: Db;
   /** a connection by name (`connection://ns/name` or `ns/name`) with its secrets resolved */

@@ -6,11 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { parseAllDocuments } from 'yaml';
 import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
 import { globFiles } from '#server/catalog/scrape/glob.ts';
+import { gitUrlRefusal, globRefusal, realInside } from '#server/catalog/scrape/roots.ts';
 import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
 
 interface FileSpec extends MappingSpec {
@@ -131,22 +132,36 @@ export async function scrapeFile(raw: Record<string, unknown>, ctx: ScrapeContex
   const spec = raw as FileSpec;
   const format = fileFormat(spec);
   const result: ScrapeResult = { items: [], changes: [], relationships: [], errors: [] };
-  let root = process.cwd();
+  const roots = ctx.fileRoots;
+  let root = roots[0];
   let origin = '';
   if (spec.url) {
-    const url = /^[a-z]+:\/\//i.test(spec.url) || isAbsolute(spec.url) ? spec.url : resolve(spec.url);
-    const { dir } = await checkoutGit(ctx.dataDir, url, spec.ref);
+    const refusal = await gitUrlRefusal(spec.url, roots);
+    if (refusal) throw new Error(refusal);
+    const { dir } = await checkoutGit(ctx.dataDir, spec.url, spec.ref);
     root = dir;
     origin = spec.url.replace(/\/$/, '');
   } else if (!spec.paths?.length) {
     throw new Error('paths or url is required');
   }
   const globs = spec.paths?.length ? spec.paths : DEFAULT_GLOBS[format];
+  for (const g of globs) {
+    const refusal = globRefusal(g, spec.url ? undefined : roots);
+    if (refusal) throw new Error(refusal);
+  }
   const files = await globFiles(root, globs, spec.ignore);
   for (const path of files) {
     if (ctx.signal.aborted) throw ctx.signal.reason as Error;
-    const full = isAbsolute(path) ? path : join(root, path);
     const source = origin ? `${origin}/${path}` : path;
+    // the real path, so that no symbolic link (on disk or committed) leads out of the roots
+    const full = await realInside(isAbsolute(path) ? path : join(root, path), spec.url ? [root] : roots);
+    if (!full) {
+      result.errors.push({
+        type: spec.type ?? 'File',
+        message: `${source}: outside the directories file scrapers may read`,
+      });
+      continue;
+    }
     const { size, mtimeMs } = await stat(full);
     if (size > MAX_FILE_BYTES) {
       result.errors.push({ type: spec.type ?? 'File', message: `${source}: larger than ${MAX_FILE_BYTES} bytes` });

@@ -1,0 +1,65 @@
+/**
+ * What a file scraper may read. Scraper specs are written by editors; without these limits an
+ * editor could scrape /proc/self/environ or the data directory's secret key into a catalog item
+ * and read the server's credentials from it. So:
+ * - local files only under the allowed roots (`<data dir>/catalog/files`, WATCHDECK_SCRAPE_ROOTS),
+ *   checked on the real path, so a symbolic link cannot lead out;
+ * - git remotes over http(s), ssh or git, or a local repository under the roots (a `file://` or
+ *   absolute path anywhere else, and git's command transports such as `ext::`, are refused);
+ * - inside a checkout, nothing outside the checkout (a committed symbolic link to /etc is not read).
+ */
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const rootsText = (roots: string[]) => roots.join(', ');
+
+const inside = (path: string, root: string) => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..');
+};
+
+/** The real path of `path` when it lies under one of `roots` (real paths too), else undefined. */
+export async function realInside(path: string, roots: string[]): Promise<string | undefined> {
+  const real = await realpath(path).catch(() => undefined);
+  if (!real) return undefined;
+  for (const root of roots) {
+    const r = await realpath(root).catch(() => resolve(root));
+    if (inside(real, r)) return real;
+  }
+  return undefined;
+}
+
+/** Why a glob may not be used (`..` segments; an absolute glob outside the roots), else undefined. */
+export function globRefusal(glob: string, roots: string[] | undefined): string | undefined {
+  if (glob.split(/[\\/]/).includes('..')) return `${glob}: parent directory segments (..) are not allowed`;
+  if (!isAbsolute(glob)) return undefined;
+  if (!roots) return `${glob}: paths in a repository are relative to it`;
+  const parts = glob.split('/');
+  const wild = parts.findIndex((p) => /[*?{]/.test(p));
+  // the part before the first wildcard is where the walk starts: it must lie under a root
+  const base = resolve('/', ...(wild < 0 ? parts : parts.slice(0, wild)));
+  if (roots.some((r) => inside(base, resolve(r)))) return undefined;
+  return `${glob} is outside the directories file scrapers may read (${rootsText(roots)}; WATCHDECK_SCRAPE_ROOTS)`;
+}
+
+/**
+ * Why a git `url` may not be cloned, else undefined. Remote transports are open (the server reaches
+ * what it reaches); a local repository must lie under the roots.
+ */
+export async function gitUrlRefusal(url: string, roots: string[]): Promise<string | undefined> {
+  if (/^(https?|ssh|git):\/\/[^-]/i.test(url)) return undefined;
+  // scp-like user@host:path (no transport prefix such as ext::)
+  if (/^[\w.-]+@[\w.-]+:(?!:)/.test(url) && !url.includes('::')) return undefined;
+  let local: string | undefined;
+  if (/^file:\/\//i.test(url)) {
+    try {
+      local = fileURLToPath(url);
+    } catch {
+      return `${url} is not a file URL`;
+    }
+  } else if (isAbsolute(url)) local = url;
+  if (!local) return `url ${url}: use an http(s), ssh or git URL, or the absolute path of a local repository`;
+  if (await realInside(local, roots)) return undefined;
+  return `url ${url} is outside the directories file scrapers may read (${rootsText(roots)}; WATCHDECK_SCRAPE_ROOTS)`;
+}
