@@ -4,7 +4,7 @@
  * timeout, the run's timeout or a cancel; each answers the action's result (stored as
  * playbook_run_actions.result) or throws an ActionError whose result is kept with the error.
  */
-import { mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import pg from 'pg';
@@ -362,11 +362,32 @@ function patchYaml(text: string, path: string, value: unknown): string {
   return doc.toString();
 }
 
-/** A relative path inside the checkout, or an error. */
-function inside(root: string, path: string): string {
+/**
+ * A path inside the checkout to write, or an error. The repository is the spec author's: a
+ * committed symbolic link (`deploy -> /etc`) would otherwise make `deploy/x` a write anywhere
+ * the server can write. So the real path of the nearest existing directory must lie inside the
+ * checkout, and the file itself may not be a link.
+ */
+async function inside(root: string, path: string): Promise<string> {
   const full = resolve(root, path);
   if (!full.startsWith(root + sep)) throw new ActionError(`"${path}" is outside the repository`);
   if (full.split(sep).includes('.git')) throw new ActionError(`"${path}" is inside .git`);
+  const realRoot = await realpath(root);
+  let dir = dirname(full);
+  for (;;) {
+    const real = await realpath(dir).catch(() => undefined);
+    if (real !== undefined) {
+      if (real !== realRoot && !real.startsWith(realRoot + sep))
+        throw new ActionError(`"${path}" leads out of the repository through a symbolic link`);
+      break;
+    }
+    dir = dirname(dir);
+  }
+  const link = await lstat(full).then(
+    (st) => st.isSymbolicLink(),
+    () => false,
+  );
+  if (link) throw new ActionError(`"${path}" is a symbolic link`);
   return full;
 }
 
@@ -391,13 +412,13 @@ async function runGitops(
     if (branch !== base) await git.checkoutLocalBranch(branch);
     const changed: string[] = [];
     for (const f of a.files ?? []) {
-      const full = inside(dir, f.path);
+      const full = await inside(dir, f.path);
       await mkdir(dirname(full), { recursive: true });
       await writeFile(full, f.content);
       changed.push(f.path);
     }
     for (const p of a.patches ?? []) {
-      const full = inside(dir, p.path);
+      const full = await inside(dir, p.path);
       let text: string;
       try {
         text = await readFile(full, 'utf8');

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test are inspected loosely */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -295,6 +295,41 @@ for (const driver of testDrivers()) {
       );
       // main is untouched
       expect(execFileSync('git', ['-C', repo, 'show', 'main:app.yaml']).toString()).toContain('replicas: 1');
+    });
+
+    it('gitops: a committed symbolic link does not lead a write out of the repository', async () => {
+      const repo = join(tmp, 'links.git');
+      const work = join(tmp, 'links-work');
+      const target = join(tmp, 'links-target');
+      mkdirSync(target, { recursive: true });
+      writeFileSync(join(target, 'victim.yaml'), 'a: 1\n');
+      execFileSync('git', ['init', '-q', '--bare', '-b', 'main', repo]);
+      execFileSync('git', ['clone', '-q', repo, work]);
+      symlinkSync(target, join(work, 'out'));
+      symlinkSync(join(target, 'victim.yaml'), join(work, 'file.yaml'));
+      writeFileSync(join(work, 'ok.yaml'), 'a: 1\n');
+      execFileSync('git', ['-C', work, 'add', '.']);
+      execFileSync('git', ['-C', work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'links']);
+      execFileSync('git', ['-C', work, 'push', '-q', 'origin', 'main']);
+      const attempts: [Record<string, unknown>, RegExp][] = [
+        [{ files: [{ path: 'out/new.txt', content: 'x' }] }, /leads out of the repository through a symbolic link/],
+        [{ files: [{ path: 'out/deeper/new.txt', content: 'x' }] }, /leads out of the repository/],
+        [{ patches: [{ path: 'out/victim.yaml', yamlPath: 'a', value: '2' }] }, /leads out of the repository/],
+        [{ patches: [{ path: 'file.yaml', yamlPath: 'a', value: '2' }] }, /"file\.yaml" is a symbolic link/],
+        [{ files: [{ path: 'file.yaml', content: 'x' }] }, /is a symbolic link/],
+      ];
+      for (const [i, [edit, message]] of attempts.entries()) {
+        const id = await insertPlaybook(db, `links-${i}`, {
+          actions: [
+            { name: 'edit', gitops: { repo: { url: repo, branch: `try-${i}` }, commit: { message: 'm' }, ...edit } },
+          ],
+        });
+        const { actions } = await finished(db, await run(id));
+        expect(actions.edit.status, JSON.stringify(edit)).toBe('failed');
+        expect(actions.edit.error, JSON.stringify(edit)).toMatch(message);
+      }
+      expect(readdirSync(target)).toEqual(['victim.yaml']);
+      expect(readFileSync(join(target, 'victim.yaml'), 'utf8')).toBe('a: 1\n');
     });
 
     it('if (CEL), retry with backoff, timeout and delay', async () => {
