@@ -31,7 +31,7 @@ export const playbookSourceSchema = z
     ref: optionalText.describe('branch, tag or commit; default the remote HEAD'),
     directory: optionalText.describe('an absolute directory under an allowed root (WATCHDECK_PLAYBOOK_ROOTS)'),
     paths: z
-      .array(z.string().trim().min(1, 'a path glob is empty'))
+      .array(z.string().trim().min(1, 'paths must not hold an empty glob'))
       .max(50)
       .optional()
       .describe('globs inside the repository or directory; default **/*.yaml and **/*.yml'),
@@ -40,24 +40,20 @@ export const playbookSourceSchema = z
   .superRefine((s, ctx) => {
     const git = !!(s.url || s.connection);
     if (git === !!s.directory)
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'give a git url or connection, or a directory (one)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: 'a git url or connection, or a directory, is required (one of them)',
+      });
     if (s.url && /^[a-z][a-z0-9+.-]*:\/\/[^/@]*@/i.test(s.url) && !/^ssh:\/\/[^/:@]+@[^/@]+\//i.test(s.url))
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'keep credentials in a connection, not in the url' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: 'url must not carry credentials: keep them in a connection',
+      });
     if (s.url && /^ext::|^fd::/i.test(s.url))
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'must be an https, http, ssh, git or file remote' });
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an https, http, ssh, git or file remote' });
     if (s.directory && !s.directory.startsWith('/'))
-      ctx.addIssue({ code: 'custom', path: ['directory'], message: 'must be an absolute path' });
+      ctx.addIssue({ code: 'custom', path: ['directory'], message: 'directory must be an absolute path' });
   });
 export type PlaybookSourceInput = z.infer<typeof playbookSourceSchema>;
-
-/** The first problem of a source, naming the field (`url: ...`), or undefined. */
-export function playbookSourceProblems(input: unknown): string[] {
-  const r = playbookSourceSchema.safeParse(input);
-  if (r.success) return [];
-  return r.error.issues.map((i) => {
-    const field = i.path.map(String).join('.');
-    if (i.code === 'unrecognized_keys') return `unknown field ${i.keys.map((k) => `"${k}"`).join(', ')}`;
-    if (i.code === 'invalid_type' && field === 'name') return 'name is required';
-    return field ? `${field}: ${i.message}` : i.message;
-  });
-}

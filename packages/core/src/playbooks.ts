@@ -247,7 +247,8 @@ export const playbookWebhookSchema = z.strictObject({
           jwksUri: z
             .string()
             .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
-            .optional().describe("the issuer's JWKS (default: its discovery's jwks_uri)"),
+            .optional()
+            .describe("the issuer's JWKS (default: its discovery's jwks_uri)"),
           audience: z.string().optional(),
         })
         .refine((j) => !(j.secret && j.jwksUri), { message: 'give secret or jwksUri, not both', path: ['jwksUri'] })

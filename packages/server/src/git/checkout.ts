@@ -44,7 +44,7 @@ function gitOptions(url: string, opts: CheckoutOptions): { config: string[] } {
 }
 
 function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = { GIT_TERMINAL_PROMPT: '0' };
+  const env: Record<string, string> = {};
   for (const n of ['PATH', 'HOME']) if (process.env[n]) env[n] = process.env[n]!;
   return env;
 }
