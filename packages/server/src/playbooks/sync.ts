@@ -297,7 +297,7 @@ async function sourceRoot(deps: SyncDeps, source: PlaybookSourceRow): Promise<{ 
     });
     return { root: dir, commit };
   } catch (err) {
-    throw new Error(`git checkout of ${scrubGit(url)} failed: ${scrubGit((err as Error).message)}`);
+    throw new Error(`git checkout of ${scrubGit(url)} failed: ${scrubGit((err as Error).message)}`, { cause: err });
   }
 }
 
