@@ -144,7 +144,7 @@ export function SpecEditorDialog({
             value={title}
             onChange={(e) => setTitle(e.target.value)}
             onBlur={() => setTouched((t) => ({ ...t, title: true }))}
-            readOnly={readOnly}
+            disabled={readOnly}
             aria-invalid={!!titleError || undefined}
             className={inputClass(!!titleError)}
           />
@@ -154,7 +154,11 @@ export function SpecEditorDialog({
           htmlFor="playbook-spec"
           required
           error={specError ?? problem}
-          hint="YAML. Ctrl-Space completes fields from the playbook schema; what it refuses is underlined."
+          hint={
+            readOnly
+              ? undefined
+              : 'YAML. Ctrl-Space completes fields from the playbook schema; what it refuses is underlined.'
+          }
         >
           <CodeEditor
             id="playbook-spec"

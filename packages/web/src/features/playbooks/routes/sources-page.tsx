@@ -21,14 +21,14 @@ const locationOf = (s: PlaybookSource) =>
 const columns = col.columns([
   col.accessor('name', {
     header: 'Name',
-    cell: (c) => <span className="font-medium text-gray-900">{c.getValue()}</span>,
+    cell: (c) => <span className="font-medium whitespace-nowrap text-gray-900">{c.getValue()}</span>,
   }),
   col.accessor((s) => locationOf(s), {
     id: 'location',
     header: 'Location',
     enableSorting: false,
     cell: (c) => (
-      <span className="block max-w-[22rem] truncate font-mono text-xs" title={c.getValue()}>
+      <span className="block max-w-[12rem] truncate font-mono text-xs xl:max-w-[24rem]" title={c.getValue()}>
         {c.row.original.directory ? 'dir ' : 'git '}
         {c.getValue()}
       </span>
@@ -38,7 +38,11 @@ const columns = col.columns([
     id: 'paths',
     header: 'Paths',
     enableSorting: false,
-    cell: (c) => <code className="text-xs">{c.getValue()}</code>,
+    cell: (c) => (
+      <code className="block max-w-[9rem] truncate text-xs xl:max-w-[16rem]" title={c.getValue()}>
+        {c.getValue()}
+      </code>
+    ),
   }),
   col.accessor((s) => s.schedule ?? '', { id: 'schedule', header: 'Schedule' }),
   col.accessor('playbooks', { header: 'Playbooks' }),
