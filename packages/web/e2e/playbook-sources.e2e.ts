@@ -73,7 +73,9 @@ describe('playbook sources', () => {
       await page.goto(`${server.baseUrl}/playbooks`);
       const card = page.getByRole('article', { name: `Restart web ${width}` });
       await poll(() => card.count()).toBe(1);
-      expect(await card.innerText()).toMatch(/Synced · GitOps/);
+      expect(await card.getByLabel('Synced from GitOps').getAttribute('title')).toBe(
+        `Synced from GitOps: restart-web-${width}.yaml; change it there`,
+      );
       expect(await card.getByRole('button', { name: `Delete Restart web ${width}` }).count()).toBe(0);
       await screenshot(page, `playbook-sources-${width}-cards`);
       await card.getByRole('button', { name: `View Restart web ${width}` }).click();

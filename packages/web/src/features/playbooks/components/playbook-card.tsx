@@ -38,11 +38,12 @@ export function PlaybookCard({
       <div className="mt-auto flex items-center gap-2">
         {synced && (
           <span
-            className="inline-flex min-w-0 items-center gap-1 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-800"
+            className="inline-flex shrink-0 items-center gap-1 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-800"
             title={`Synced from ${p.source}${p.source_path ? `: ${p.source_path}` : ''}; change it there`}
+            aria-label={`Synced from ${p.source}`}
           >
-            <FolderGit2 size={12} className="shrink-0" aria-hidden />
-            <span className="truncate">Synced · {p.source}</span>
+            <FolderGit2 size={12} aria-hidden />
+            Synced
           </span>
         )}
         {synced ? (

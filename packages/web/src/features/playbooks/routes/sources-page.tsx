@@ -25,24 +25,22 @@ const columns = col.columns([
   }),
   col.accessor((s) => locationOf(s), {
     id: 'location',
-    header: 'Location',
+    header: 'Location and Paths',
     enableSorting: false,
-    cell: (c) => (
-      <span className="block max-w-[12rem] truncate font-mono text-xs xl:max-w-[24rem]" title={c.getValue()}>
-        {c.row.original.directory ? 'dir ' : 'git '}
-        {c.getValue()}
-      </span>
-    ),
-  }),
-  col.accessor((s) => s.paths.join(', ') || '**/*.yaml, **/*.yml', {
-    id: 'paths',
-    header: 'Paths',
-    enableSorting: false,
-    cell: (c) => (
-      <code className="block max-w-[9rem] truncate text-xs xl:max-w-[16rem]" title={c.getValue()}>
-        {c.getValue()}
-      </code>
-    ),
+    cell: (c) => {
+      const paths = c.row.original.paths.join(', ') || '**/*.yaml, **/*.yml';
+      return (
+        <span className="flex max-w-[16rem] flex-col font-mono text-xs xl:max-w-[28rem]">
+          <span className="truncate" title={c.getValue()}>
+            {c.row.original.directory ? 'dir ' : 'git '}
+            {c.getValue()}
+          </span>
+          <span className="truncate text-gray-500" title={paths}>
+            {paths}
+          </span>
+        </span>
+      );
+    },
   }),
   col.accessor((s) => s.schedule ?? '', { id: 'schedule', header: 'Schedule' }),
   col.accessor('playbooks', { header: 'Playbooks' }),
