@@ -52,10 +52,12 @@ const columns = col.columns([
       if (!sync) return <span className="text-xs text-gray-500">never</span>;
       const errors = sync.details?.summary?.errors ?? 0;
       return (
-        <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
-          <SyncStatus status={sync.status} />
+        <span className="flex flex-col items-start gap-0.5 text-xs">
+          <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
+            <SyncStatus status={sync.status} />
+            {errors > 0 && <span className="text-red-700">{errors} errors</span>}
+          </span>
           <RelativeTime at={sync.time_start} />
-          {errors > 0 && <span className="text-xs text-red-700">{errors} errors</span>}
         </span>
       );
     },
