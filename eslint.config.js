@@ -13,7 +13,7 @@ const dirs = (path) =>
 const SERVER = './packages/server/src';
 const WEB = './packages/web/src';
 // Engines and neutral infrastructure: used by areas, never the other way round.
-const ENGINES = ['db', 'pgrest', 'jobs', 'cel', 'mail', 'sandbox', 'http'];
+const ENGINES = ['db', 'pgrest', 'jobs', 'cel', 'mail', 'sandbox', 'http', 'git'];
 const AREAS = dirs(SERVER).filter((d) => !ENGINES.includes(d));
 const FEATURES = dirs(`${WEB}/features`);
 

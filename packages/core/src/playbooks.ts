@@ -241,9 +241,19 @@ export const playbookWebhookSchema = z.strictObject({
       basic: z.strictObject({ username: nonEmpty('username'), password: nonEmpty('password') }).optional(),
       token: z.strictObject({ value: nonEmpty('value'), header: z.string().default('Authorization') }).optional(),
       jwt: z
-        .strictObject({ issuer: nonEmpty('issuer'), secret: nonEmpty('secret'), audience: z.string().optional() })
+        .strictObject({
+          issuer: nonEmpty('issuer'),
+          secret: z.string().optional().describe('HS256 tokens signed with this shared secret'),
+          jwksUri: z
+            .string()
+            .regex(/^https?:\/\/\S+$/, 'must be an http(s) URL')
+            .optional()
+            .describe("the issuer's JWKS (default: its discovery's jwks_uri)"),
+          audience: z.string().optional(),
+        })
+        .refine((j) => !(j.secret && j.jwksUri), { message: 'give secret or jwksUri, not both', path: ['jwksUri'] })
         .optional()
-        .describe('HS256 tokens of this issuer signed with this shared secret'),
+        .describe("tokens of this issuer: HS256 with a shared secret, else RS256/ES256 by the issuer's JWKS"),
     })
     .refine((a) => !!(a.basic || a.token || a.jwt), 'basic, token or jwt is required'),
 });

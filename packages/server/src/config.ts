@@ -133,6 +133,15 @@ const schema = z.object({
       'comma-separated absolute directories, e.g. /srv/manifests,/etc/watchdeck/catalog',
     )
     .default(''),
+  // playbook sources may read directories (and local git repositories) only under <data dir>/playbooks
+  // and these directories (playbooks/README.md "Sources")
+  WATCHDECK_PLAYBOOK_ROOTS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((p) => !p.trim() || p.trim().startsWith('/')),
+      'comma-separated absolute directories, e.g. /srv/playbooks,/opt/runbooks',
+    )
+    .default(''),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -231,6 +240,8 @@ export type Config = {
   scrapeRoots: string[];
   /** directories file log backends may read besides <dataDir>/logs (WATCHDECK_LOG_ROOTS) */
   logRoots: string[];
+  /** directories playbook sources may read besides <dataDir>/playbooks (WATCHDECK_PLAYBOOK_ROOTS) */
+  playbookRoots: string[];
   /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
   metrics: { enabled: boolean; token?: string; allow: string[]; checkLabelKeys: number };
 };
@@ -389,6 +400,9 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
       .map((p) => p.trim())
       .filter(Boolean),
     logRoots: e.WATCHDECK_LOG_ROOTS.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+    playbookRoots: e.WATCHDECK_PLAYBOOK_ROOTS.split(',')
       .map((p) => p.trim())
       .filter(Boolean),
     metrics: {

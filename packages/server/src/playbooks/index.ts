@@ -6,7 +6,10 @@
  *   consumer            events
  *   playbooks.triggers  check.failed/passed, config.*, component.status.*: queue the playbooks whose `on` matches
  *   playbooks           (scheduled) one job per `on.schedule` entry: queue a run
+ *   playbook-sources    (scheduled) one job per source with a schedule: sync its files (sync.ts)
  */
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '#server/config.ts';
 import type { Db } from '#server/db/index.ts';
@@ -15,6 +18,8 @@ import type { Mailer } from '#server/mail/index.ts';
 import type { Sandbox } from '#server/sandbox/index.ts';
 import { PlaybookRunner } from './runner.ts';
 import { playbookRoutes } from './routes.ts';
+import { playbookSourceRoutes } from './source-routes.ts';
+import { syncJobSource, type SyncDeps } from './sync.ts';
 import { handleTriggerEvent, scheduleSource, TRIGGER_EVENTS } from './triggers.ts';
 
 export { playbookWrites } from './spec.ts';
@@ -24,7 +29,7 @@ export interface PlaybooksDeps {
   box?: SecretBox;
   mailer: Mailer;
   sandbox: Sandbox;
-  config: Pick<Config, 'playbookWorkers' | 'publicUrl' | 'port'>;
+  config: Pick<Config, 'playbookWorkers' | 'publicUrl' | 'port' | 'dataDir' | 'playbookRoots'>;
 }
 
 export function registerPlaybooks(app: FastifyInstance, deps: PlaybooksDeps): void {
@@ -40,6 +45,20 @@ export function registerPlaybooks(app: FastifyInstance, deps: PlaybooksDeps): vo
   const wake = () => runner.wake();
 
   playbookRoutes(app, { db, wake });
+
+  // Sources: git checkouts under the data directory; directories only under the allowed roots
+  const dataDir =
+    !config.dataDir || config.dataDir === 'memory://' ? join(tmpdir(), 'watchdeck-memory') : config.dataDir;
+  const sync: SyncDeps = {
+    db,
+    box,
+    gitDir: join(dataDir, 'playbook-sources', 'git'),
+    roots: [join(dataDir, 'playbooks'), ...(config.playbookRoots ?? [])],
+    log,
+    changed: () => engines.scheduler.reload(),
+  };
+  playbookSourceRoutes(app, { ...sync, reload: () => engines.scheduler.reload() });
+  engines.scheduler.addSource(syncJobSource(sync));
 
   engines.queue.consume(
     'playbooks.triggers',

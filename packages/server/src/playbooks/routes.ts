@@ -295,7 +295,7 @@ export function playbookRoutes(app: FastifyInstance, deps: { db: Db; wake: () =>
       const pb = await webhookPlaybook(db, req.params.path);
       const hook = pb?.spec.on?.webhook;
       // unknown path and wrong credentials answer alike: the path is not revealed
-      if (!pb || !hook || !webhookAuthorized(hook.authentication, req.headers))
+      if (!pb || !hook || !(await webhookAuthorized(hook.authentication, req.headers, req.log)))
         return sendError(
           reply,
           401,

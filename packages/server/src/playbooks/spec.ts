@@ -37,7 +37,8 @@ function specProblems(spec: unknown): string[] {
   return playbookSpecProblems(spec);
 }
 
-function rowProblems(row: Record<string, unknown>, creating: boolean): string[] {
+/** The problems of a playbook row as written (UI or sync): name, title, spec naming the field. */
+export function playbookRowProblems(row: Record<string, unknown>, creating: boolean): string[] {
   const problems: string[] = [];
   if (creating || 'name' in row) {
     if (typeof row.name !== 'string' || !row.name.trim()) problems.push('name is required');
@@ -60,7 +61,7 @@ function validatePlaybookWrite(_table: string, method: string, raw: unknown): vo
   }
   for (const row of Array.isArray(body) ? body : [body]) {
     if (!row || typeof row !== 'object') continue;
-    const problems = rowProblems(row as Record<string, unknown>, method !== 'PATCH');
+    const problems = playbookRowProblems(row as Record<string, unknown>, method !== 'PATCH');
     if (problems.length) throw new PlaybookSpecError(problems);
   }
 }

@@ -1,10 +1,10 @@
 /**
  * What starts a run besides a person: cron schedules (the scheduler, each slot claimed once
  * across replicas), events (check.failed/passed, config.*, component.status.*) through the event
- * bus with a CEL filter, and webhooks with their own authentication (basic, a shared token, or an
- * HS256 JWT of a named issuer).
+ * bus with a CEL filter, and webhooks with their own authentication (basic, a shared token, or a
+ * JWT of a named issuer: HS256 with a shared secret, or RS256/ES256 by the issuer's JWKS, jwt.ts).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   PLAYBOOK_CHECK_EVENTS,
@@ -17,6 +17,7 @@ import type { Db, Queryable } from '#server/db/index.ts';
 import { evaluate } from '#server/cel/index.ts';
 import { runJob, type ConsumedEvent, type JobSource } from '#server/jobs/index.ts';
 import { loadResource, offers, kindsOf, type ResourceKind } from './resources.ts';
+import { jwtProblem } from './jwt.ts';
 import { PlaybookError, queueRun } from './service.ts';
 
 interface LivePlaybook {
@@ -136,38 +137,12 @@ const safeEqual = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-const b64url = (buf: Buffer) => buf.toString('base64url');
-
-/** Verifies an HS256 JWT: signature, issuer, audience, expiry and not-before. */
-function verifyJwt(token: string, cfg: { issuer: string; secret: string; audience?: string }): string | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return 'not a JWT';
-  const [h, p, sig] = parts as [string, string, string];
-  let header: { alg?: string };
-  let claims: { iss?: string; aud?: string | string[]; exp?: number; nbf?: number };
-  try {
-    header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'));
-    claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
-  } catch {
-    return 'not a JWT';
-  }
-  if (header.alg !== 'HS256') return 'only HS256 tokens are accepted';
-  const expected = b64url(createHmac('sha256', cfg.secret).update(`${h}.${p}`).digest());
-  if (!safeEqual(expected, sig)) return 'bad signature';
-  if (claims.iss !== cfg.issuer) return 'wrong issuer';
-  if (cfg.audience && !(Array.isArray(claims.aud) ? claims.aud : [claims.aud]).includes(cfg.audience))
-    return 'wrong audience';
-  const now = Date.now() / 1000;
-  if (typeof claims.exp === 'number' && claims.exp < now) return 'expired';
-  if (typeof claims.nbf === 'number' && claims.nbf > now + 30) return 'not valid yet';
-  return undefined;
-}
-
 /** Whether a webhook call carries the credentials the spec asks for (any one of those given). */
-export function webhookAuthorized(
+export async function webhookAuthorized(
   auth: NonNullable<NonNullable<PlaybookSpec['on']>['webhook']>['authentication'],
   headers: Record<string, string | string[] | undefined>,
-): boolean {
+  log?: FastifyBaseLogger,
+): Promise<boolean> {
   const header = (name: string) => {
     const v = headers[name.toLowerCase()];
     return Array.isArray(v) ? v[0] : v;
@@ -182,7 +157,10 @@ export function webhookAuthorized(
     if (given && safeEqual(given, auth.token.value)) return true;
   }
   if (auth.jwt && authz.startsWith('Bearer ')) {
-    if (!verifyJwt(authz.slice(7), auth.jwt)) return true;
+    const problem = await jwtProblem(authz.slice(7), auth.jwt);
+    if (!problem) return true;
+    // the caller gets a plain 401; why is for the operator
+    log?.info({ issuer: auth.jwt.issuer, problem }, 'playbook webhook: JWT refused');
   }
   return false;
 }

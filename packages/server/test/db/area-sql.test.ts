@@ -122,6 +122,7 @@ describe('the areas of this server', () => {
       '35-agents.sql',
       '40-playbook-source-guard.sql',
       '40-topology.sql',
+      '45-playbook-events.sql',
       '50-incidents.sql',
     ]);
   });

@@ -19,6 +19,7 @@ import {
   Users,
   Workflow,
   FileCode2,
+  FolderGit2,
   Radar,
   type LucideIcon,
 } from 'lucide-react';
@@ -153,6 +154,14 @@ export const SETTINGS_ITEMS: readonly NavItem[] = (
       features: ['settings.integrations'],
     },
     { label: 'Users', to: '/settings/users', icon: UserRound, resource: 'identities', features: ['settings.users'] },
+    {
+      label: 'Playbook Sources',
+      to: '/settings/playbook-sources',
+      icon: FolderGit2,
+      resource: 'playbooks',
+      features: ['playbooks'],
+      engine: 'playbooks',
+    },
   ] satisfies NavItem[]
 ).sort(byLabel);
 

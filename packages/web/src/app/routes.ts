@@ -139,6 +139,12 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     load: () => import('../features/playbooks/routes/playbooks-page.tsx').then((m) => m.PlaybooksPage),
   },
   {
+    path: 'settings/playbook-sources',
+    resource: 'playbooks',
+    features: ['playbooks'],
+    load: () => import('../features/playbooks/routes/sources-page.tsx').then((m) => m.PlaybookSourcesPage),
+  },
+  {
     path: 'playbooks/runs',
     resource: 'playbook_runs',
     features: ['playbooks'],

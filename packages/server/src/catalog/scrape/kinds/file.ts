@@ -4,13 +4,11 @@
  * at `ref`, default the remote's HEAD). JSON, YAML (every document of a multi-document file) or
  * plain text (`format`); each document is split and named by the shared mapping (mapping.ts).
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { parseAllDocuments } from 'yaml';
 import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
-import { globFiles } from '#server/catalog/scrape/glob.ts';
+import { checkoutGit, globFiles } from '#server/git/index.ts';
 import { gitUrlRefusal, globRefusal, realInside } from '#server/catalog/scrape/roots.ts';
 import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
 
@@ -37,54 +35,6 @@ function fileFormat(spec: { format?: string }): 'json' | 'yaml' | 'text' {
   if (f === 'yml') return 'yaml';
   if (f === 'json' || f === 'yaml' || f === 'text') return f;
   throw new Error(`format ${spec.format} is not one of json, yaml, text`);
-}
-
-/** One checkout per clone directory at a time in this process. */
-const gitLocks = new Map<string, Promise<unknown>>();
-
-function locked<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const prev = gitLocks.get(key) ?? Promise.resolve();
-  const next = prev.catch(() => undefined).then(fn);
-  gitLocks.set(
-    key,
-    next.catch(() => undefined),
-  );
-  return next;
-}
-
-/** Clones `url` (or fetches it again) under the data directory and checks `ref` out; answers the directory and commit. */
-async function checkoutGit(
-  dataDir: string,
-  url: string,
-  ref: string | undefined,
-): Promise<{ dir: string; commit: string }> {
-  const dir = join(dataDir, 'catalog', 'git', createHash('sha256').update(url).digest('hex').slice(0, 16));
-  return locked(dir, async () => {
-    const exists = await stat(join(dir, '.git')).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) {
-      await mkdir(dir, { recursive: true });
-      await simpleGit().clone(url, dir, ['--no-checkout', '--quiet']);
-    }
-    const git = simpleGit(dir);
-    if (exists) await git.fetch(['--prune', '--tags', '--force', 'origin']);
-    // a branch of the remote, else a tag or a commit
-    const candidates = ref ? [`origin/${ref}`, ref] : ['origin/HEAD', 'HEAD'];
-    let commit: string | undefined;
-    for (const c of candidates) {
-      commit = await git
-        .revparse(['--verify', '--quiet', `${c}^{commit}`])
-        .then((s) => s.trim() || undefined)
-        .catch(() => undefined);
-      if (commit) break;
-    }
-    if (!commit) throw new Error(`ref ${ref ?? 'HEAD'} not found in ${url}`);
-    await git.raw(['checkout', '--force', '--quiet', '--detach', commit]);
-    await git.raw(['clean', '-fdxq']);
-    return { dir, commit };
-  });
 }
 
 function parseFile(text: string, format: 'json' | 'yaml' | 'text'): { docs: unknown[]; error?: string } {
@@ -138,7 +88,7 @@ export async function scrapeFile(raw: Record<string, unknown>, ctx: ScrapeContex
   if (spec.url) {
     const refusal = await gitUrlRefusal(spec.url, roots);
     if (refusal) throw new Error(refusal);
-    const { dir } = await checkoutGit(ctx.dataDir, spec.url, spec.ref);
+    const { dir } = await checkoutGit(join(ctx.dataDir, 'catalog', 'git'), spec.url, spec.ref);
     root = dir;
     origin = spec.url.replace(/\/$/, '');
   } else if (!spec.paths?.length) {

@@ -2,10 +2,16 @@ import type { PlaybookSummary } from '#web/components/playbook-run/index.ts';
 
 /** A playbook row (seed 002 section 3). */
 export interface Playbook extends PlaybookSummary {
+  /** 'UI', or where it is kept ('GitOps': synced from files, read-only here) */
   source: string;
+  /** the file a synced playbook came from */
+  source_path?: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** A playbook kept elsewhere (synced from files, a CRD): changed there, never in the console. */
+export const isSynced = (p: Pick<Playbook, 'source'>) => !!p.source && p.source !== 'UI';
 
 /** Run statuses (seed 002 section 4), plus pending_approval: a run waiting for its approvers. */
 export const RUN_STATUSES = [

@@ -10,7 +10,7 @@ export function usePlaybooks() {
       unwrap(
         await db
           .from('playbooks')
-          .select('id,name,title,icon,category,description,source,spec,created_at,updated_at')
+          .select('id,name,title,icon,category,description,source,source_path,spec,created_at,updated_at')
           .is('deleted_at', null)
           .order('title')
           .limit(1000)

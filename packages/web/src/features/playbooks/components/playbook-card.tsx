@@ -1,10 +1,13 @@
 import { Link } from 'react-router';
-import { History, Pencil, Play, Trash2, Workflow } from 'lucide-react';
+import { Eye, FolderGit2, History, Pencil, Play, Trash2, Workflow } from 'lucide-react';
 import { AccessGuard } from '#web/components/auth/index.ts';
 import { Button, buttonClass } from '#web/components/ui/button.tsx';
-import type { Playbook } from '../api/types.ts';
+import { isSynced, type Playbook } from '../api/types.ts';
 
-/** One playbook on /playbooks: title, description, source, and edit, delete, History and Run. */
+/**
+ * One playbook on /playbooks: title, description, source, and edit, delete, History and Run. A
+ * synced playbook (source other than UI) reads as such: View instead of Edit, no Delete.
+ */
 export function PlaybookCard({
   playbook: p,
   onEdit,
@@ -17,6 +20,7 @@ export function PlaybookCard({
   onRun: () => void;
 }) {
   const title = p.title || p.name;
+  const synced = isSynced(p);
   return (
     <article
       aria-label={title}
@@ -32,19 +36,30 @@ export function PlaybookCard({
         </div>
       </div>
       <div className="mt-auto flex items-center gap-2">
-        {p.source !== 'UI' && (
-          <span className="rounded bg-gray-100 px-1.5 py-0.5 text-xs text-gray-600" title="Where the spec is kept">
-            {p.source}
+        {synced && (
+          <span
+            className="inline-flex shrink-0 items-center gap-1 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-800"
+            title={`Synced from ${p.source}${p.source_path ? `: ${p.source_path}` : ''}; change it there`}
+            aria-label={`Synced from ${p.source}`}
+          >
+            <FolderGit2 size={12} aria-hidden />
+            Synced
           </span>
         )}
-        <AccessGuard resource="playbooks" action="write">
-          <Button variant="ghost" size="icon" aria-label={`Edit ${title}`} onClick={onEdit}>
-            <Pencil size={14} aria-hidden />
+        {synced ? (
+          <Button variant="ghost" size="icon" aria-label={`View ${title}`} onClick={onEdit}>
+            <Eye size={14} aria-hidden />
           </Button>
-          <Button variant="ghost" size="icon" aria-label={`Delete ${title}`} onClick={onDelete}>
-            <Trash2 size={14} aria-hidden />
-          </Button>
-        </AccessGuard>
+        ) : (
+          <AccessGuard resource="playbooks" action="write">
+            <Button variant="ghost" size="icon" aria-label={`Edit ${title}`} onClick={onEdit}>
+              <Pencil size={14} aria-hidden />
+            </Button>
+            <Button variant="ghost" size="icon" aria-label={`Delete ${title}`} onClick={onDelete}>
+              <Trash2 size={14} aria-hidden />
+            </Button>
+          </AccessGuard>
+        )}
         <Link
           to={`/playbooks/runs?playbook=${p.id}`}
           className={buttonClass('ghost', 'sm', 'ml-auto')}

@@ -9,7 +9,7 @@ import { errorMessage } from '#web/lib/http.ts';
 import { toastError, toastSuccess } from '#web/lib/toast.ts';
 import { useSavePlaybook } from '../api/save-playbook.ts';
 import { usePlaybookSchema } from '../api/use-playbook-schema.ts';
-import type { Playbook } from '../api/types.ts';
+import { isSynced, type Playbook } from '../api/types.ts';
 
 /** What a new spec starts from: one harmless action, offered on every HTTP check. */
 const NEW_SPEC = `description: ""
@@ -51,6 +51,8 @@ export function SpecEditorDialog({
   const [touched, setTouched] = useState({ title: false, spec: false });
   const [problem, setProblem] = useState<string | undefined>();
   const editing = !!playbook;
+  // a synced playbook is changed in its files: shown, never saved (the server refuses it too)
+  const readOnly = !!playbook && isSynced(playbook);
 
   const titleError = touched.title && !title.trim() ? FIELD_REQUIRED_MESSAGE : undefined;
   let parsed: unknown;
@@ -88,19 +90,31 @@ export function SpecEditorDialog({
     <Modal
       open={open}
       onOpenChange={onOpenChange}
-      title={editing ? `Edit ${playbook.title || playbook.name}` : 'Add Playbook'}
+      title={
+        readOnly
+          ? `${playbook?.title || playbook?.name} (read-only)`
+          : editing
+            ? `Edit ${playbook.title || playbook.name}`
+            : 'Add Playbook'
+      }
       size="large"
       dismissOnOutsideClick={false}
       footer={
-        <>
+        readOnly ? (
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
+            Close
           </Button>
-          <Button variant="primary" form="playbook-spec-form" type="submit" disabled={save.isPending}>
-            {save.isPending && <Spinner size={14} className="text-white" />}
-            {editing ? 'Update' : 'Save'}
-          </Button>
-        </>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button variant="primary" form="playbook-spec-form" type="submit" disabled={save.isPending}>
+              {save.isPending && <Spinner size={14} className="text-white" />}
+              {editing ? 'Update' : 'Save'}
+            </Button>
+          </>
+        )
       }
     >
       <form
@@ -109,15 +123,28 @@ export function SpecEditorDialog({
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void submit();
+          if (!readOnly) void submit();
         }}
       >
+        {readOnly && (
+          <p role="note" className="rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-900">
+            Synced from {playbook?.source}
+            {playbook?.source_path ? (
+              <>
+                {' '}
+                file <code className="text-xs">{playbook?.source_path}</code>
+              </>
+            ) : null}
+            : it is changed in its source, not here.
+          </p>
+        )}
         <FormField label="Title" htmlFor="playbook-title" required error={titleError}>
           <input
             id="playbook-title"
             value={title}
             onChange={(e) => setTitle(e.target.value)}
             onBlur={() => setTouched((t) => ({ ...t, title: true }))}
+            disabled={readOnly}
             aria-invalid={!!titleError || undefined}
             className={inputClass(!!titleError)}
           />
@@ -127,7 +154,11 @@ export function SpecEditorDialog({
           htmlFor="playbook-spec"
           required
           error={specError ?? problem}
-          hint="YAML. Ctrl-Space completes fields from the playbook schema; what it refuses is underlined."
+          hint={
+            readOnly
+              ? undefined
+              : 'YAML. Ctrl-Space completes fields from the playbook schema; what it refuses is underlined.'
+          }
         >
           <CodeEditor
             id="playbook-spec"
@@ -140,6 +171,7 @@ export function SpecEditorDialog({
             }}
             onBlur={() => setTouched((t) => ({ ...t, spec: true }))}
             schema={schema.data}
+            readOnly={readOnly}
             invalid={!!(specError ?? problem)}
             height="24rem"
           />

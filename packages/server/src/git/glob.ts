@@ -1,6 +1,7 @@
 /**
- * File globs of the file scraper (`paths: [manifests/**\/*.yaml]`, `ignore: [**\/kustomization.yaml]`):
- * `**` any directories, `*` and `?` within a name, `{a,b}` alternatives. Node 20 has no fs.glob.
+ * File globs (`paths: [manifests/**\/*.yaml]`, `ignore: [**\/kustomization.yaml]`) of the catalog file
+ * scraper and the playbook sync: `**` any directories, `*` and `?` within a name, `{a,b}` alternatives.
+ * Node 20 has no fs.glob.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
