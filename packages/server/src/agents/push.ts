@@ -9,8 +9,9 @@
  * naming another agent, or touching a row or parent another agent owns, is refused whole (403).
  */
 import { z } from 'zod';
-import { isUuid, uuidField } from '@watchdeck/core';
+import { isUuid, playbookActionReportSchema, uuidField, type PlaybookActionReport } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
+import { reportAgentActions } from '../playbooks/index.ts';
 
 type ColType = 'uuid' | 'text' | 'jsonb' | 'timestamptz' | 'int' | 'bigint' | 'bool' | 'numeric';
 
@@ -330,6 +331,8 @@ function rowSchema(spec: TableSpec): z.ZodType<Record<string, unknown>> {
 export function pushBodySchema(maxRows: number) {
   const shape: Record<string, z.ZodType> = {};
   for (const spec of PUSH_TABLES) shape[spec.table] = z.array(rowSchema(spec)).max(maxRows).optional();
+  // results of playbook actions the agent took (GET /api/agent/playbook/actions)
+  shape.playbook_run_actions = z.array(playbookActionReportSchema).max(maxRows).optional();
   return z
     .strictObject(shape)
     .refine(
@@ -449,6 +452,12 @@ export async function applyPush(
     }
     counts[spec.table] = rows.length;
     if (fresh) await publishTransitions(tx, agentId, fresh);
+  }
+  const reports = body.playbook_run_actions as PlaybookActionReport[] | undefined;
+  if (reports?.length) {
+    const r = await reportAgentActions(tx, agentId, reports);
+    if (r.refused) throw new PushRefused(r.refused.status, r.refused.message);
+    counts.playbook_run_actions = r.applied;
   }
   return counts;
 }

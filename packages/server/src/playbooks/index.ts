@@ -18,6 +18,7 @@ import { playbookRoutes } from './routes.ts';
 import { handleTriggerEvent, scheduleSource, TRIGGER_EVENTS } from './triggers.ts';
 
 export { playbookWrites } from './spec.ts';
+export { claimAgentAction, handedActionReports, reportAgentActions, runHandedAction } from './agent-actions.ts';
 
 export interface PlaybooksDeps {
   db: Db;
