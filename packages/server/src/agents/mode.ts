@@ -444,7 +444,7 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     try {
       await db.transaction(async (tx) => {
         await tx.query(
-          `INSERT INTO agent_playbook_actions (id, upstream) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`,
+          `INSERT INTO agent_playbook_actions (action_id, upstream) VALUES ($1, $2) ON CONFLICT (action_id) DO NOTHING`,
           [handed.id, upstream],
         );
         await runHandedAction(tx, handed);
@@ -464,7 +464,7 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
   /** The results of taken actions whose local run ended, in one push. Rows pushed. */
   async function pushReports(): Promise<number> {
     const owed = await db.query<{ id: string }>(
-      `SELECT id::text FROM agent_playbook_actions WHERE upstream = $1 AND reported_at IS NULL
+      `SELECT action_id::text AS id FROM agent_playbook_actions WHERE upstream = $1 AND reported_at IS NULL
         ORDER BY received_at LIMIT 500`,
       [upstream],
     );
@@ -474,7 +474,7 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     );
     if (!reports.length) return 0;
     await pushOrPark({ playbook_run_actions: reports });
-    await db.query(`UPDATE agent_playbook_actions SET reported_at = now() WHERE id = ANY ($1::uuid[])`, [
+    await db.query(`UPDATE agent_playbook_actions SET reported_at = now() WHERE action_id = ANY ($1::uuid[])`, [
       reports.map((r) => r.id),
     ]);
     return reports.length;

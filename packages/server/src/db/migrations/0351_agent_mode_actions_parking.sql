@@ -1,10 +1,10 @@
 -- 0351: agent mode (agents/mode.ts), on the agent's own database.
 --
 -- agent_playbook_actions: the playbook actions this agent took from an upstream. The local run
--- that runs one has the action's id; reported_at is set once the upstream stored its result, so
+-- that runs one has the action's id (action_id: the upstream's, so no default); reported_at is set once the upstream stored its result, so
 -- a result waits here while the upstream is away and is sent again after a restart.
 CREATE TABLE agent_playbook_actions (
-  id          uuid PRIMARY KEY,
+  action_id   uuid PRIMARY KEY,
   upstream    text NOT NULL,
   received_at timestamptz NOT NULL DEFAULT now(),
   reported_at timestamptz
