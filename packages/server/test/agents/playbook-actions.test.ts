@@ -35,8 +35,9 @@ for (const driver of testDrivers()) {
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
     };
+    let caller = 'ed';
     const run = async (playbookId: string, params: Record<string, string> = {}) => {
-      const r = await call('ed', 'POST', '/api/playbook/run', { id: playbookId, params });
+      const r = await call(caller, 'POST', '/api/playbook/run', { id: playbookId, params });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       return r.body.run_id as string;
     };
@@ -181,6 +182,34 @@ for (const driver of testDrivers()) {
       expect(late.status).toBe(200);
       expect(late.body.counts).toEqual({ playbook_run_actions: 0 });
       expect((await action(runId, 'remote')).status).toBe('failed');
+    });
+
+    it('leaves a taken action with its agent across a server stop: the next server waits on', async () => {
+      const id = await insertPlaybook(db, 'across-restart', {
+        runsOn: ['edge'],
+        actions: [{ name: 'remote', exec: { script: 'true' } }],
+      });
+      const runId = await run(id);
+      await waitFor('the action waiting', async () => (await action(runId, 'remote'))?.status === 'waiting');
+      const taken = (await asAgent('edge', 'GET', '/api/agent/playbook/actions?timeout=5')).body.action;
+      expect(taken.run_id).toBe(runId);
+      await app.close(); // a graceful stop hands the run back; the agent keeps its action
+      expect((await action(runId, 'remote')).status).toBe('running');
+      ({ app, url } = await startApp(db, { playbookWorkers: 2 }));
+      await app.engines.start();
+      ({ call } = await callers(db, url, { ed2: 'editor' })); // the new port: a new caller
+      caller = 'ed2';
+      await waitFor('the run taken up again', async () => {
+        const r = await db.query<any>(`SELECT status, attempts FROM playbook_runs WHERE id = $1`, [runId]);
+        return r.rows[0].status === 'running' && r.rows[0].attempts === 2;
+      });
+      const pushed = await asAgent('edge', 'POST', '/api/agent/push', {
+        playbook_run_actions: [{ id: taken.id, status: 'completed', result: { exitCode: 0 } }],
+      });
+      expect(pushed.body.counts).toEqual({ playbook_run_actions: 1 });
+      const { run: done, actions } = await finished(db, runId);
+      expect(done.status, done.error).toBe('completed');
+      expect(actions.remote).toMatchObject({ status: 'completed', result: { exitCode: 0 } });
     });
 
     it('fails clearly when no agent has the name, or none takes the action in time', async () => {
