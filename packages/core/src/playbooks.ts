@@ -172,6 +172,12 @@ const gitopsAction = z.strictObject({
   files: z.array(z.strictObject({ path: nonEmpty('path'), content: z.string() })).optional(),
 });
 
+/**
+ * Agents (by name) that run the actions instead of this server: the action waits until one of
+ * them takes it (GET /api/agent/playbook/actions) and reports its result. Absent or empty: here.
+ */
+const runsOn = z.array(nonEmpty('runsOn').max(255)).max(20).optional();
+
 export const playbookActionSchema = z
   .strictObject({
     name: nonEmpty('name'),
@@ -186,6 +192,7 @@ export const playbookActionSchema = z
         multiplier: z.number().min(1).max(10).default(2).describe('each later wait is the previous one times this'),
       })
       .optional(),
+    runsOn: runsOn.describe("this action's agents, instead of the playbook's runsOn ([] runs it here)"),
     exec: execAction.optional(),
     http: httpAction.optional(),
     sql: sqlAction.optional(),
@@ -270,6 +277,7 @@ export const playbookSpecSchema = z
     parameters: z.array(playbookParameterSchema).optional(),
     actions: z.array(playbookActionSchema).min(1, 'at least one action is required'),
     timeout: duration.optional().describe('the whole run; default 30m'),
+    runsOn: runsOn.describe('agents (by name) that run the actions; one of them takes each action'),
     approval: z
       .strictObject({
         type: z.enum(['any', 'all']).default('any'),
@@ -325,6 +333,36 @@ export function playbookSpecProblems(spec: unknown, prefix = 'spec'): string[] {
     return `${field}: ${issue.message}`;
   });
 }
+
+/**
+ * An action an agent took through its long-poll (GET /api/agent/playbook/actions): its fields
+ * already rendered on the upstream, its timeout and retry; `timeoutMs` is how long the upstream
+ * waits for the result (the agent's local run ends before it).
+ */
+export const playbookHandedActionSchema = z.object({
+  id: uuid('id must be a UUID'),
+  run_id: uuid('run_id must be a UUID'),
+  playbook_id: uuid('playbook_id must be a UUID'),
+  playbook_name: z.string(),
+  name: z.string(),
+  action: playbookActionSchema,
+  timeoutMs: z.number().int().positive(),
+});
+export type PlaybookHandedAction = z.infer<typeof playbookHandedActionSchema>;
+
+/** An agent's result of an action it took, pushed as `playbook_run_actions` rows. */
+export const playbookActionReportSchema = z.strictObject({
+  id: uuid('id must be a UUID'),
+  status: z.enum(['completed', 'failed']),
+  result: z.record(z.string(), z.unknown()).nullish(),
+  error: z
+    .string()
+    .max(64 * 1024)
+    .nullish(),
+  start_time: z.iso.datetime({ offset: true }).nullish(),
+  end_time: z.iso.datetime({ offset: true }).nullish(),
+});
+export type PlaybookActionReport = z.infer<typeof playbookActionReportSchema>;
 
 /** Seed 000 section 3: the run request; the answer is {run_id}. */
 export const playbookRunRequestSchema = z.strictObject({

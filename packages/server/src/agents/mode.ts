@@ -14,13 +14,18 @@
  *         the durable outbox (upstream down, restart: nothing lost; the upstream's upserts make a
  *         resent batch harmless).
  *   ping  every PING_MS: online on the upstream's agents list.
+ *   actions  a long-poll after another: a playbook action naming this agent in runsOn becomes a
+ *         local run with the action's id (playbooks' runHandedAction), which the local runner runs;
+ *         its result goes up with the next push (agent_playbook_actions remembers what is owed).
  *
  * Failures back off exponentially (1 s doubling to 60 s). A token the upstream refuses (401, or
  * 404: no agent behind it) stops the agent with a message saying so.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { AGENT_PUSH_MAX_BYTES } from '@watchdeck/core';
+import { AGENT_PUSH_MAX_BYTES, playbookHandedActionSchema } from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
+import { handedActionReports, runHandedAction } from '../playbooks/index.ts';
+import { runJob } from '../jobs/index.ts';
 import { pushColumns } from './push.ts';
 
 const PULL_MS = 30_000;
@@ -28,12 +33,49 @@ const PUSH_MS = 5_000;
 const PING_MS = 30_000;
 const BATCH = 5_000;
 const MAX_BACKOFF_MS = 60_000;
+/** How long each playbook-action long-poll waits upstream (its maximum). */
+const ACTION_POLL_S = 30;
 /** Rows younger than this may still have company committing with an earlier timestamp. */
 const SETTLE = `interval '2 seconds'`;
 /** No check run lasts longer: bounds the scan through check_statuses_time_idx. */
 const LONGEST_RUN = `interval '1 hour'`;
 
 class TokenRefused extends Error {}
+/** The upstream refused a push for good: the same rows would be refused again. */
+class RefusedForGood extends Error {}
+/** 4xx answers that may pass on a retry (or, 401/404, stop the agent): everything else 4xx is final. */
+const TRANSIENT_4XX = new Set([401, 403, 404, 408, 429]);
+/** The job that records parked rows (also pushed, so the upstream's job history shows it). */
+const PARKED_JOB = 'AgentPushParked';
+
+/**
+ * A row's parents in the push, by table: a row whose parent was parked is parked with it (its
+ * push would only be refused for the unknown parent).
+ */
+const PARENTS: Record<string, [column: string, table: string][]> = {
+  check_statuses: [['check_id', 'checks']],
+  config_items: [['parent_id', 'config_items']],
+  config_changes: [['config_id', 'config_items']],
+  config_analysis: [['config_id', 'config_items']],
+  config_relationships: [
+    ['config_id', 'config_items'],
+    ['related_id', 'config_items'],
+  ],
+  components: [['parent_id', 'components']],
+};
+
+/**
+ * A check row without what each run changes, as JSON with keys sorted at every level (jsonb
+ * reorders keys): a check compared with its parked copy.
+ */
+function checkDefinition(row: Record<string, unknown>): string {
+  const { status: _s, last_runtime: _l, next_runtime: _n, last_transition_time: _t, ...def } = row;
+  return JSON.stringify(JSON.parse(JSON.stringify(def)), (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
 
 /** What a pull answers, and the local table each kind is kept in (same ids, source 'upstream'). */
 type PulledTable = 'canaries' | 'scrapers' | 'topologies';
@@ -75,9 +117,9 @@ const OUTBOX: readonly { table: string; scope: string; at: string; key: string }
   },
   {
     table: 'job_history',
-    scope: `t.resource_id IN (SELECT id::text FROM canaries WHERE source = 'upstream'
+    scope: `(t.resource_id IN (SELECT id::text FROM canaries WHERE source = 'upstream'
               UNION ALL SELECT id::text FROM config_scrapers WHERE source = 'upstream'
-              UNION ALL SELECT id::text FROM topologies WHERE source = 'upstream')`,
+              UNION ALL SELECT id::text FROM topologies WHERE source = 'upstream') OR t.name = '${PARKED_JOB}')`,
     at: 't.time_end',
     key: 't.id::text',
   },
@@ -125,6 +167,8 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
         `The upstream ${upstream} refused this agent's token (${res.status}): the agent was deleted or its token revoked. ` +
           'Create the agent again on the upstream and start this one with the new token.',
       );
+    if (res.status >= 400 && res.status < 500 && !TRANSIENT_4XX.has(res.status))
+      throw new RefusedForGood(`${res.status} ${text.slice(0, 500)}`);
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
     return (text ? JSON.parse(text) : undefined) as T;
   }
@@ -194,8 +238,17 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     );
     const rows = statuses.rows;
     if (!rows.length && !checks.rows.length) return 0;
-    await call('POST', 'push', {
-      checks: checks.rows,
+    // a check parked before stays out until its definition changes (it would only be parked again)
+    const parked = new Set(
+      (
+        await db.query<{ row: Record<string, unknown> }>(
+          `SELECT row FROM agent_push_parked WHERE upstream = $1 AND tbl = 'checks'`,
+          [upstream],
+        )
+      ).rows.map((p) => checkDefinition(p.row)),
+    );
+    await pushOrPark({
+      checks: parked.size ? checks.rows.filter((c) => !parked.has(checkDefinition(c))) : checks.rows,
       check_statuses: rows.map(({ created_at: _c, time_text: _t, ...s }) => s),
     });
     if (rows.length) {
@@ -263,7 +316,7 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
       }
     }
     if (!rows) return { rows, more };
-    await call('POST', 'push', body);
+    await pushOrPark(body);
     await db.transaction(async (tx) => {
       for (const m of moved)
         await tx.query(
@@ -275,9 +328,161 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     return { rows, more };
   }
 
+  /**
+   * A push; when the upstream refuses it for good (a 4xx other than 401/403/404/408/429: a value
+   * its tables refuse, a parent it does not know, too large), the rows it refuses are found and
+   * parked (agent_push_parked, a warning in the log, an AgentPushParked job) and the others are
+   * stored, so one bad row does not hold back everything behind it. Finding them: each table
+   * alone in dependency order, a refused batch split in halves down to single rows; a single row
+   * refused is tried once more at the end (its parent may have been in a later half); a row whose
+   * parent was parked is parked with it. Answers once every row is stored or parked.
+   */
+  async function pushOrPark(body: Record<string, Record<string, unknown>[]>): Promise<void> {
+    let first: RefusedForGood;
+    try {
+      await call('POST', 'push', body);
+      return;
+    } catch (err) {
+      if (!(err instanceof RefusedForGood)) throw err;
+      first = err;
+    }
+    const parkedIds = new Map<string, Set<unknown>>();
+    const park: { tbl: string; row: Record<string, unknown>; error: string }[] = [];
+    const parkRow = (tbl: string, row: Record<string, unknown>, error: string) => {
+      park.push({ tbl, row, error });
+      if (row.id !== undefined) (parkedIds.get(tbl) ?? parkedIds.set(tbl, new Set()).get(tbl)!).add(row.id);
+    };
+    const orphanOf = (tbl: string, row: Record<string, unknown>) =>
+      (PARENTS[tbl] ?? []).find(([col, parent]) => row[col] != null && parkedIds.get(parent)?.has(row[col]));
+    const again: { tbl: string; row: Record<string, unknown>; error: string }[] = [];
+    const split = async (tbl: string, rows: Record<string, unknown>[]): Promise<void> => {
+      try {
+        await call('POST', 'push', { [tbl]: rows });
+      } catch (err) {
+        if (!(err instanceof RefusedForGood)) throw err;
+        if (rows.length === 1) again.push({ tbl, row: rows[0], error: err.message });
+        else {
+          const mid = rows.length >> 1;
+          await split(tbl, rows.slice(0, mid));
+          await split(tbl, rows.slice(mid));
+        }
+      }
+    };
+    for (const [tbl, all] of Object.entries(body)) {
+      if (!all?.length) continue;
+      const rows: Record<string, unknown>[] = [];
+      const orphans: Record<string, unknown>[] = [];
+      for (const row of all) (orphanOf(tbl, row) ? orphans : rows).push(row);
+      if (orphans.length) {
+        // the upstream may hold an earlier version of their parent: one try together, else parked
+        try {
+          await call('POST', 'push', { [tbl]: orphans });
+        } catch (err) {
+          if (!(err instanceof RefusedForGood)) throw err;
+          for (const row of orphans) {
+            const [col, parent] = orphanOf(tbl, row)!;
+            parkRow(tbl, row, `its ${parent} row ${String(row[col])} was refused (${err.message})`);
+          }
+        }
+      }
+      const from = again.length;
+      if (rows.length) await split(tbl, rows);
+      for (const a of again.splice(from)) {
+        try {
+          await call('POST', 'push', { [a.tbl]: [a.row] });
+        } catch (err) {
+          if (!(err instanceof RefusedForGood)) throw err;
+          parkRow(a.tbl, a.row, err.message);
+        }
+      }
+    }
+    // the whole push was refused, but no single row of it is (too large together): park nothing
+    if (!park.length) {
+      log.warn({ error: first.message }, 'agent: the upstream refused a push whose rows it takes one by one');
+      return;
+    }
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO agent_push_parked (upstream, tbl, row, error)
+         SELECT $1, x.tbl, x.row, x.error FROM jsonb_to_recordset($2::jsonb) AS x(tbl text, row jsonb, error text)`,
+        [upstream, JSON.stringify(park)],
+      );
+    });
+    for (const p of park.slice(0, 20))
+      log.warn(
+        { table: p.tbl, id: p.row.id ?? p.row.check_id ?? p.row.config_id, error: p.error },
+        'agent: the upstream refused a row for good; parked it (agent_push_parked) and moved on',
+      );
+    // recorded as a job, unless what was parked is such a job's own row (no job about that job)
+    if (!park.every((p) => p.tbl === 'job_history' && p.row.name === PARKED_JOB))
+      await runJob(db, { name: PARKED_JOB, resourceType: 'agent', resourceId: upstream }, async (job) => {
+        job.details.parked = park.slice(0, 50).map((p) => ({ table: p.tbl, error: p.error }));
+        for (const p of park) job.error(`${p.tbl}: ${p.error}`);
+      });
+  }
+
+  /**
+   * One long-poll for a playbook action; one that came is stored as a local run (and as owed to
+   * the upstream) in one transaction, so it runs once here even across a restart.
+   */
+  async function takeAction(): Promise<void> {
+    const r = await call<{ action: unknown }>('GET', `playbook/actions?timeout=${ACTION_POLL_S}`);
+    if (!r?.action) return;
+    const parsed = playbookHandedActionSchema.safeParse(r.action);
+    if (!parsed.success) {
+      // taken upstream but unreadable here (an upstream newer than this agent): say so at once
+      const id = (r.action as { id?: unknown }).id;
+      const error = `this agent cannot run the action: ${parsed.error.issues[0]?.message ?? 'unreadable'}`;
+      log.warn({ action: id, error }, 'agent: playbook action refused');
+      if (typeof id === 'string')
+        await call('POST', 'push', {
+          playbook_run_actions: [{ id, status: 'failed', error, end_time: new Date().toISOString() }],
+        });
+      return;
+    }
+    const handed = parsed.data;
+    try {
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO agent_playbook_actions (action_id, upstream) VALUES ($1, $2) ON CONFLICT (action_id) DO NOTHING`,
+          [handed.id, upstream],
+        );
+        await runHandedAction(tx, handed);
+      });
+    } catch (err) {
+      // taken but not stored here, so never run: the upstream learns it now, not after a timeout
+      const error = `the agent could not store the action: ${(err as Error).message}`;
+      log.error({ action: handed.id, error }, 'agent: playbook action not run');
+      await call('POST', 'push', {
+        playbook_run_actions: [{ id: handed.id, status: 'failed', error, end_time: new Date().toISOString() }],
+      }).catch(() => {});
+      throw err;
+    }
+    log.info({ action: handed.id, name: handed.name, run: handed.run_id }, 'agent: took a playbook action');
+  }
+
+  /** The results of taken actions whose local run ended, in one push. Rows pushed. */
+  async function pushReports(): Promise<number> {
+    const owed = await db.query<{ id: string }>(
+      `SELECT action_id::text AS id FROM agent_playbook_actions WHERE upstream = $1 AND reported_at IS NULL
+        ORDER BY received_at LIMIT 500`,
+      [upstream],
+    );
+    const reports = await handedActionReports(
+      db,
+      owed.rows.map((o) => o.id),
+    );
+    if (!reports.length) return 0;
+    await pushOrPark({ playbook_run_actions: reports });
+    await db.query(`UPDATE agent_playbook_actions SET reported_at = now() WHERE action_id = ANY ($1::uuid[])`, [
+      reports.map((r) => r.id),
+    ]);
+    return reports.length;
+  }
+
   /** Pushes until the outboxes are empty (or a push fails). */
   async function pushAll(): Promise<number> {
-    let total = 0;
+    let total = await pushReports();
     for (;;) {
       const n = await pushBatch();
       total += n;
@@ -334,5 +539,6 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
   loop('ping', PING_MS, () => call('POST', 'ping', { hostname: opts.hostname, version: opts.version }));
   loop('pull', PULL_MS, pull);
   loop('push', PUSH_MS, pushAll);
+  loop('actions', 0, takeAction);
   return { stop, pushNow: pushAll };
 }

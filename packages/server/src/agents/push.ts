@@ -9,8 +9,9 @@
  * naming another agent, or touching a row or parent another agent owns, is refused whole (403).
  */
 import { z } from 'zod';
-import { isUuid, uuidField } from '@watchdeck/core';
+import { isUuid, playbookActionReportSchema, uuidField, type PlaybookActionReport } from '@watchdeck/core';
 import type { Queryable } from '../db/index.ts';
+import { reportAgentActions } from '../playbooks/index.ts';
 
 type ColType = 'uuid' | 'text' | 'jsonb' | 'timestamptz' | 'int' | 'bigint' | 'bool' | 'numeric';
 
@@ -152,6 +153,8 @@ const PUSH_TABLES: readonly TableSpec[] = [
       last_scraped_time: time,
       delete_reason: text,
       deleted_at: time,
+      // when the item last changed on the agent: the catalog events' ids (publishCatalogEvents)
+      updated_at: t('timestamptz', 'now()'),
     },
     required: ['id', 'type', 'config_class', 'name'],
     parents: [
@@ -328,6 +331,8 @@ function rowSchema(spec: TableSpec): z.ZodType<Record<string, unknown>> {
 export function pushBodySchema(maxRows: number) {
   const shape: Record<string, z.ZodType> = {};
   for (const spec of PUSH_TABLES) shape[spec.table] = z.array(rowSchema(spec)).max(maxRows).optional();
+  // results of playbook actions the agent took (GET /api/agent/playbook/actions)
+  shape.playbook_run_actions = z.array(playbookActionReportSchema).max(maxRows).optional();
   return z
     .strictObject(shape)
     .refine(
@@ -431,6 +436,8 @@ export async function applyPush(
     const clean = spec.stamped ? rows.map(({ agent_id: _drop, ...r }) => r) : rows;
     // statuses this push adds (a retried push adds none): the runs that may flip their check
     const fresh = spec.table === 'check_statuses' ? await newStatuses(tx, clean) : null;
+    // compared with the stored rows before they are replaced
+    if (spec.table === 'config_items') await publishCatalogEvents(tx, agentId, clean, body.config_changes ?? []);
     try {
       await tx.query(SQL.get(spec.table)!, spec.stamped ? [JSON.stringify(clean), agentId] : [JSON.stringify(clean)]);
     } catch (err) {
@@ -445,6 +452,12 @@ export async function applyPush(
     }
     counts[spec.table] = rows.length;
     if (fresh) await publishTransitions(tx, agentId, fresh);
+  }
+  const reports = body.playbook_run_actions as PlaybookActionReport[] | undefined;
+  if (reports?.length) {
+    const r = await reportAgentActions(tx, agentId, reports);
+    if (r.refused) throw new PushRefused(r.refused.status, r.refused.message);
+    counts.playbook_run_actions = r.applied;
   }
   return counts;
 }
@@ -488,6 +501,55 @@ async function publishTransitions(tx: Queryable, agentId: string, fresh: string)
        FROM t
       WHERE t.previous IS DISTINCT FROM t.now_status AND NOT (t.previous IS NULL AND t.now_status = 'healthy')`,
     [fresh, agentId],
+  );
+}
+
+/**
+ * config.created / updated / deleted / <health> for the pushed items, as the catalog's ingest
+ * publishes them for a local scrape (catalog/ingest.ts): created for an item new here, updated when
+ * its body differs from the stored one (with the summary of the diff change pushed with it),
+ * deleted when it becomes deleted, config.<health> when its health changes. Run before the upsert,
+ * against the stored rows: a retried push finds them equal and publishes nothing. The ids are the
+ * catalog's, stamped with the item's updated_at on the agent (the same for a resent row), so
+ * publish_event() ignores the repeat of two concurrent pushes of one change: once, either way.
+ */
+async function publishCatalogEvents(
+  tx: Queryable,
+  agentId: string,
+  rows: Record<string, unknown>[],
+  changes: Record<string, unknown>[],
+): Promise<void> {
+  const summaries: Record<string, string> = {};
+  for (const c of changes)
+    if (c.change_type === 'diff' && typeof c.summary === 'string') summaries[c.config_id as string] = c.summary;
+  await tx.query(
+    `WITH x AS (
+       SELECT x.*, (extract(epoch FROM coalesce(x.updated_at, now())) * 1000)::bigint::text AS stamp
+         FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, type text, name text, config jsonb, health text,
+           deleted_at timestamptz, updated_at timestamptz)
+     ), j AS (
+       SELECT x.*, o.id IS NULL AS is_new, o.config AS old_config, o.health AS old_health, o.deleted_at AS old_deleted
+         FROM x LEFT JOIN config_items o ON o.id = x.id
+     ), ev AS (
+       SELECT 'config.created' AS name, j.id || '/created' AS rid,
+              jsonb_build_object('id', j.id, 'type', j.type, 'name', j.name) AS props
+         FROM j WHERE j.is_new
+       UNION ALL
+       SELECT 'config.updated', j.id || '/' || j.stamp,
+              jsonb_strip_nulls(jsonb_build_object('id', j.id, 'type', j.type, 'name', j.name,
+                'summary', $3::jsonb ->> j.id::text))
+         FROM j WHERE NOT j.is_new AND j.old_config IS DISTINCT FROM j.config
+       UNION ALL
+       SELECT 'config.deleted', j.id || '/' || j.stamp, jsonb_build_object('id', j.id, 'type', j.type, 'name', j.name)
+         FROM j WHERE NOT j.is_new AND j.deleted_at IS NOT NULL AND j.old_deleted IS NULL
+       UNION ALL
+       SELECT 'config.' || j.health, j.id || '/' || j.health || '/' || j.stamp,
+              jsonb_build_object('id', j.id, 'health', j.health, 'previous', j.old_health)
+         FROM j WHERE j.health IN ('healthy', 'unhealthy', 'warning', 'unknown')
+          AND j.health IS DISTINCT FROM j.old_health
+     )
+     SELECT count(publish_event(ev.name, ev.rid, ev.props || jsonb_build_object('agent_id', $2::uuid))) FROM ev`,
+    [JSON.stringify(rows), agentId, JSON.stringify(summaries)],
   );
 }
 

@@ -5,6 +5,8 @@
  *   POST /api/agent/ping       (an agent's token) last_seen, hostname, version
  *   POST /api/agent/push       (an agent's token) rows of the engines' tables (push.ts)
  *   GET  /api/agent/pull       (an agent's token) the canaries, scrapers and topologies assigned to it
+ *   GET  /api/agent/playbook/actions?timeout=S  (an agent's token) long-poll: the next playbook
+ *                              action naming the agent in runsOn, claimed for it (results come back in push)
  *
  * Listing, editing and deleting go through /api/db (agents_summary, PATCH agents), as the seed's
  * calls do; agentWrites (index.ts) limits what such a PATCH may change.
@@ -23,11 +25,23 @@ import { hashAccessToken, issueAccessToken, needs, PUBLIC } from '../auth/index.
 import { sendError } from '../http/errors.ts';
 import { noParams, noQuery, noReadInput, typed } from '../http/validation.ts';
 import { applyPush, PushRefused, pushBodySchema } from './push.ts';
+import { claimAgentAction } from '../playbooks/index.ts';
 
 /** The scope that marks an agent's token (access_tokens.scopes). */
 const AGENT_SCOPE = 'agent';
 /** How many resources of each kind a pull answers at most. */
 const PULL_LIMIT = 1000;
+/** The longest a playbook-action long-poll waits (seconds), and how often it looks meanwhile. */
+const ACTION_POLL_MAX_S = 30;
+const ACTION_POLL_EVERY_MS = 500;
+
+const actionPollQuery = z.object({
+  timeout: z.coerce
+    .number({ error: `timeout must be a number of seconds from 0 to ${ACTION_POLL_MAX_S}` })
+    .min(0, `timeout must be a number of seconds from 0 to ${ACTION_POLL_MAX_S}`)
+    .max(ACTION_POLL_MAX_S, `timeout must be a number of seconds from 0 to ${ACTION_POLL_MAX_S}`)
+    .default(ACTION_POLL_MAX_S),
+});
 
 /**
  * The upstream routes are public to the guard: an agent's token is no caller there (auth's
@@ -54,6 +68,11 @@ export function agentRoutes(
   { db, isDisabled }: { db: Db; isDisabled: (feature: string) => Promise<boolean> },
 ) {
   const app = typed(fastify);
+  // a closing server answers its long-polls at once rather than hold its close up
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
 
   /**
    * The live agent behind the request's bearer token, or null (no token, a person's token, a
@@ -148,6 +167,32 @@ export function agentRoutes(
         if (err instanceof PushRefused)
           return sendError(reply, err.statusCode, err.statusCode === 403 ? 'forbidden' : 'invalid_body', err.message);
         throw err;
+      }
+    },
+  );
+
+  /**
+   * Long-poll: waits up to `timeout` seconds (at most 30) for a playbook action that names this
+   * agent in runsOn, claims it for the agent (no other agent, and never twice) and answers it
+   * with its rendered fields; `{action: null}` when none came. A caller that hung up takes nothing.
+   */
+  app.get(
+    '/api/agent/playbook/actions',
+    { config: AS_AGENT, schema: { params: noParams, querystring: actionPollQuery } },
+    async (req, reply) => {
+      const agentId = await agentOf(req);
+      if (!agentId) return notAgent(reply);
+      await db.query(`UPDATE agents SET last_seen = now() WHERE id = $1`, [agentId]);
+      const deadline = Date.now() + req.query.timeout * 1000;
+      let gone = false;
+      reply.raw.once('close', () => (gone = !reply.raw.writableFinished));
+      for (;;) {
+        if (gone) return reply;
+        if (closing) return { agent_id: agentId, action: null };
+        const action = await claimAgentAction(db, agentId);
+        if (action) return { agent_id: agentId, action };
+        if (Date.now() + ACTION_POLL_EVERY_MS > deadline) return { agent_id: agentId, action: null };
+        await new Promise((r) => setTimeout(r, ACTION_POLL_EVERY_MS));
       }
     },
   );

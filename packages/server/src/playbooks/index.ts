@@ -23,6 +23,7 @@ import { syncJobSource, type SyncDeps } from './sync.ts';
 import { handleTriggerEvent, scheduleSource, TRIGGER_EVENTS } from './triggers.ts';
 
 export { playbookWrites } from './spec.ts';
+export { claimAgentAction, handedActionReports, reportAgentActions, runHandedAction } from './agent-actions.ts';
 
 export interface PlaybooksDeps {
   db: Db;

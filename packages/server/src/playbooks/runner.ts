@@ -22,6 +22,7 @@ import { evaluate } from '#server/cel/index.ts';
 import { runJob } from '#server/jobs/index.ts';
 import { ActionError, abortMessage, runAction, type ActionDeps, type ActionResult } from './actions.ts';
 import { loadResource, type PlaybookResource, type ResourceKind } from './resources.ts';
+import { agentsNamed, HANDED_TRIGGER } from './agent-actions.ts';
 
 export interface RunnerOptions {
   processId: string;
@@ -36,6 +37,13 @@ export interface RunnerOptions {
 
 /** A run's default time limit, and an action's when its spec gives none. */
 const DEFAULT_RUN_TIMEOUT_MS = 30 * 60_000;
+/**
+ * An agent that took an action and has not been heard of (ping, pull, push, poll: every 30 s at
+ * most while it lives) for this long is gone: the action fails rather than wait for it.
+ */
+const AGENT_SILENCE_MS = 90_000;
+/** After its time budget, how long a taken action's result may still take to arrive (push every 5 s). */
+const AGENT_REPORT_GRACE_MS = 60_000;
 
 interface RunRow {
   id: string;
@@ -59,7 +67,11 @@ interface ActionRow {
   status: string;
   result: ActionResult | null;
   error: string | null;
+  /** the agents it waits for (runsOn); null: it runs here */
+  runs_on: string[] | null;
 }
+
+type Outcome = RunContext['actions'][string];
 
 const FINAL_ACTION = new Set(['completed', 'failed', 'skipped', 'cancelled']);
 
@@ -262,12 +274,15 @@ export class PlaybookRunner {
     // Resumed after a crash: finished actions stand; one left running is not repeated.
     const existing = (
       await this.db.query<ActionRow>(
-        `SELECT id, name, status, result, error FROM playbook_run_actions WHERE playbook_run_id = $1`,
+        `SELECT id, name, status, result, error, runs_on FROM playbook_run_actions WHERE playbook_run_id = $1`,
         [run.id],
       )
     ).rows;
+    // An action handed to an agent is not in flight here: the agent runs it; wait on for it.
+    const onAgent = new Map<string, string>();
     for (const a of existing) {
-      if (!FINAL_ACTION.has(a.status)) {
+      if (!FINAL_ACTION.has(a.status) && a.runs_on) onAgent.set(a.name, a.id);
+      else if (!FINAL_ACTION.has(a.status)) {
         a.status = 'failed';
         a.error =
           'interrupted: the server running this action stopped before it finished; it is not run again, since its effect may already have happened';
@@ -277,7 +292,7 @@ export class PlaybookRunner {
         );
       }
     }
-    const done = new Map(existing.map((a) => [a.name, a]));
+    const done = new Map(existing.filter((a) => !onAgent.has(a.name)).map((a) => [a.name, a]));
 
     // The run's signal: its time limit, a cancel or a lost claim (seen when renewing), a stop.
     const run$ = new AbortController();
@@ -314,7 +329,11 @@ export class PlaybookRunner {
           continue;
         }
         if (run$.signal.aborted) break;
-        const outcome = await this.runOne(run, action, ctx, run$.signal);
+        const waiting = onAgent.get(action.name);
+        const outcome = waiting
+          ? await this.awaitAgent(waiting, run$.signal)
+          : await this.runOne(run, spec, action, ctx, run$.signal);
+        if (outcome !== 'lost' && outcome.status === 'waiting') break; // stopping: the agent's action waits on
         if (outcome === 'lost') return { error: 'the run was taken over by another process', summary };
         ctx.actions[action.name] = outcome;
         if (outcome.status === 'completed') summary.completed++;
@@ -346,10 +365,11 @@ export class PlaybookRunner {
   /** Runs one action; 'lost' when the run is no longer this process's. */
   private async runOne(
     run: RunRow,
+    spec: PlaybookSpec,
     action: PlaybookAction,
     ctx: RunContext,
     signal: AbortSignal,
-  ): Promise<RunContext['actions'][string] | 'lost'> {
+  ): Promise<Outcome | 'lost'> {
     let run_it: boolean;
     let ifError: string | undefined;
     try {
@@ -358,7 +378,16 @@ export class PlaybookRunner {
       run_it = false;
       ifError = (err as Error).message;
     }
-    const status = ifError ? 'failed' : run_it ? (action.delay ? 'sleeping' : 'running') : 'skipped';
+    const runsOn = action.runsOn ?? spec.runsOn ?? [];
+    const status = ifError
+      ? 'failed'
+      : run_it
+        ? action.delay
+          ? 'sleeping'
+          : runsOn.length
+            ? 'waiting'
+            : 'running'
+        : 'skipped';
     // Written before the effect, and only while this process holds the run.
     const { rows } = await this.db.query<{ id: string }>(
       `INSERT INTO playbook_run_actions (playbook_run_id, name, status, start_time, end_time, error)
@@ -369,15 +398,17 @@ export class PlaybookRunner {
     );
     const id = rows[0]?.id;
     if (!id) return 'lost';
-    if (status !== 'running' && status !== 'sleeping') return { status, result: null, error: ifError ?? null };
+    if (status !== 'running' && status !== 'sleeping' && status !== 'waiting')
+      return { status, result: null, error: ifError ?? null };
 
     const set = (fields: string, params: unknown[]) =>
       this.db.query(`UPDATE playbook_run_actions SET ${fields} WHERE id = $1`, [id, ...params]);
 
     if (action.delay) {
       await sleep(parsePlaybookDuration(action.delay), signal);
-      if (!signal.aborted) await set(`status = 'running', start_time = now()`, []);
+      if (!signal.aborted && !runsOn.length) await set(`status = 'running', start_time = now()`, []);
     }
+    if (runsOn.length) return this.handToAgent(id, action, runsOn, ctx, signal);
     const timeoutMs = action.timeout ? parsePlaybookDuration(action.timeout) : DEFAULT_RUN_TIMEOUT_MS;
     const retries = action.retry?.limit ?? 0;
     let wait = action.retry ? parsePlaybookDuration(action.retry.duration) : 0;
@@ -392,7 +423,8 @@ export class PlaybookRunner {
       }
       const own = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
       try {
-        const rendered = renderAction(action, ctx);
+        // an action taken from an upstream came rendered there: its values are not templates
+        const rendered = run.trigger_source === HANDED_TRIGGER ? action : renderAction(action, ctx);
         const result = await runAction(rendered, this.deps, { signal: own, timeoutMs, key: id });
         await set(`status = 'completed', result = $2::jsonb, error = NULL, end_time = now()`, [JSON.stringify(result)]);
         return { status: 'completed', result, error: null };
@@ -414,5 +446,116 @@ export class PlaybookRunner {
       last.error,
     ]);
     return { status: cancelled ? 'cancelled' : 'failed', ...last };
+  }
+
+  /**
+   * An action for an agent (runsOn): rendered here, stored `waiting` with the agents that may
+   * take it, and waited for. Its time budget is what the agent may spend on it: the action's
+   * timeout per attempt plus the retries' waits.
+   */
+  private async handToAgent(
+    id: string,
+    action: PlaybookAction,
+    names: string[],
+    ctx: RunContext,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
+    const fail = async (error: string): Promise<Outcome> => {
+      await this.db.query(
+        `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now() WHERE id = $1`,
+        [id, error],
+      );
+      return { status: 'failed', result: null, error };
+    };
+    if (signal.aborted) return fail(abortMessage(signal));
+    const agents = await agentsNamed(this.db, names);
+    if (!agents.length) return fail(`runsOn: no agent named ${names.map((n) => `"${n}"`).join(', ')}`);
+    const perAttempt = action.timeout ? parsePlaybookDuration(action.timeout) : DEFAULT_RUN_TIMEOUT_MS;
+    let waits = 0;
+    let wait = action.retry ? parsePlaybookDuration(action.retry.duration) : 0;
+    for (let i = 0; i < (action.retry?.limit ?? 0); i++) {
+      waits += wait;
+      wait = Math.round(wait * (action.retry?.multiplier ?? 2));
+    }
+    const timeoutMs = perAttempt * ((action.retry?.limit ?? 0) + 1) + waits;
+    const { if: _if, delay: _delay, runsOn: _runsOn, ...handed } = renderAction(action, ctx);
+    await this.db.query(
+      `UPDATE playbook_run_actions SET status = 'waiting', runs_on = $2::uuid[], spec = $3::jsonb, scheduled_time = now()
+        WHERE id = $1`,
+      [id, agents.map((a) => a.id), JSON.stringify({ ...handed, timeoutMs })],
+    );
+    return this.awaitAgent(id, signal);
+  }
+
+  /**
+   * Waits for an agent's result of action `id`, checking every second. Fails it when no agent
+   * took it within its budget, when the agent that took it went silent (or was deleted), or when
+   * its result does not arrive within the budget and a grace; marks it cancelled with the run.
+   * A stop leaves it as it is (status 'waiting' answered): the agent may be running it, and the
+   * process that resumes the run waits on.
+   */
+  private async awaitAgent(id: string, signal: AbortSignal): Promise<Outcome> {
+    const end = async (status: 'failed' | 'cancelled', error: string): Promise<Outcome | undefined> => {
+      const { rows } = await this.db.query(
+        `UPDATE playbook_run_actions SET status = $2, error = $3, end_time = now()
+          WHERE id = $1 AND status IN ('waiting', 'running') RETURNING id`,
+        [id, status, error],
+      );
+      return rows.length ? { status, result: null, error } : undefined; // else: the result just came
+    };
+    for (;;) {
+      const { rows } = await this.db.query<{
+        status: string;
+        result: ActionResult | null;
+        error: string | null;
+        claimed: boolean;
+        unclaimed_late: boolean;
+        report_late: boolean;
+        silent: boolean;
+        agent: string | null;
+        agent_deleted: boolean;
+        names: string | null;
+        budget: string;
+      }>(
+        `SELECT a.status, a.result, a.error, a.claimed_at IS NOT NULL AS claimed,
+                a.claimed_at IS NULL AND a.scheduled_time + b.budget < now() AS unclaimed_late,
+                a.claimed_at + b.budget + make_interval(secs => $2::double precision / 1000) < now() AS report_late,
+                coalesce(g.last_seen < now() - make_interval(secs => $3::double precision / 1000), false) AS silent,
+                g.name AS agent, g.deleted_at IS NOT NULL AS agent_deleted,
+                (SELECT string_agg('"' || n.name || '"', ', ' ORDER BY n.name) FROM agents n WHERE n.id = ANY (a.runs_on)) AS names,
+                (a.spec->>'timeoutMs') AS budget
+           FROM playbook_run_actions a
+           CROSS JOIN LATERAL (SELECT make_interval(secs => coalesce((a.spec->>'timeoutMs')::double precision, 0) / 1000) AS budget) b
+           LEFT JOIN agents g ON g.id = a.agent_id
+          WHERE a.id = $1`,
+        [id, AGENT_REPORT_GRACE_MS, AGENT_SILENCE_MS],
+      );
+      const a = rows[0];
+      if (!a) return { status: 'failed', result: null, error: 'the action is gone' };
+      if (FINAL_ACTION.has(a.status)) return { status: a.status, result: a.result, error: a.error };
+      const budget = `${Math.round(Number(a.budget) / 1000)}s`;
+      let reason: string | undefined;
+      if (signal.aborted) {
+        if (this.stopping.signal.aborted) return { status: 'waiting', result: null, error: null };
+        const message = abortMessage(signal);
+        const cancelled = message === 'the run was cancelled';
+        const out = await end(cancelled ? 'cancelled' : 'failed', message);
+        if (out) return out;
+        continue;
+      }
+      if (!a.claimed && a.unclaimed_late)
+        reason = `no agent of runsOn (${a.names ?? 'none left'}) took this action within ${budget}: is one of them running?`;
+      else if (a.claimed && a.agent_deleted) reason = `the agent "${a.agent}" that took this action was deleted`;
+      else if (a.claimed && a.silent)
+        reason = `the agent "${a.agent}" took this action and then went silent (nothing heard from it for ${AGENT_SILENCE_MS / 1000}s); it is not run again, since its effect may already have happened`;
+      else if (a.claimed && a.report_late)
+        reason = `the agent "${a.agent}" took this action but reported no result within ${budget} and ${AGENT_REPORT_GRACE_MS / 1000}s more`;
+      if (reason) {
+        const out = await end('failed', reason);
+        if (out) return out;
+        continue;
+      }
+      await sleep(1000, signal);
+    }
   }
 }

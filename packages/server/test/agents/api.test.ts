@@ -281,6 +281,82 @@ for (const driver of testDrivers()) {
       expect(await count('event_deliveries', `consumer = 'agents-test'`)).toBe(after.length);
     });
 
+    it('publishes the catalog events of pushed config items upstream, once', async () => {
+      await db.query(
+        `INSERT INTO event_consumers (name, events)
+         VALUES ('agents-config-test', ARRAY['config.created', 'config.updated', 'config.deleted', 'config.healthy', 'config.unhealthy'])`,
+      );
+      const id = randomUUID();
+      const events = async () =>
+        (
+          await db.query<any>(
+            `SELECT name, event_id, properties FROM event_queue WHERE properties->>'id' = $1 ORDER BY created_at, name`,
+            [id],
+          )
+        ).rows;
+      const item = (over: Record<string, unknown>) => ({
+        id,
+        type: 'Kubernetes::Deployment',
+        config_class: 'Deployment',
+        name: 'api',
+        config: { replicas: 1 },
+        health: 'healthy',
+        updated_at: '2026-02-01T00:00:00.000Z',
+        ...over,
+      });
+      const push = async (body: unknown, times = 1) => {
+        for (let i = 0; i < times; i++) {
+          const r = await call({ token: agent.access_token }, 'POST', '/api/agent/push', body);
+          expect(r.status, r.text).toBe(200);
+        }
+      };
+      // new upstream: created and its health; retried: nothing more
+      await push({ config_items: [item({})] }, 2);
+      expect((await events()).map((e) => [e.name, e.event_id])).toEqual([
+        ['config.created', `${id}/created`],
+        ['config.healthy', `${id}/healthy/${Date.parse('2026-02-01T00:00:00Z')}`],
+      ]);
+      expect((await events())[0].properties).toEqual({
+        id,
+        type: 'Kubernetes::Deployment',
+        name: 'api',
+        agent_id: agent.id,
+      });
+      // a changed body and health, with the change that describes it; sent twice at once, then again
+      const changed = {
+        config_items: [item({ config: { replicas: 3 }, health: 'unhealthy', updated_at: '2026-02-01T00:05:00.000Z' })],
+        config_changes: [{ id: randomUUID(), config_id: id, change_type: 'diff', summary: 'replicas: 1 -> 3' }],
+      };
+      await Promise.all([push(changed), push(changed)]);
+      await push(changed);
+      const stamp = Date.parse('2026-02-01T00:05:00Z');
+      const after = await events();
+      expect(after.slice(2).map((e) => [e.name, e.event_id])).toEqual([
+        ['config.unhealthy', `${id}/unhealthy/${stamp}`],
+        ['config.updated', `${id}/${stamp}`],
+      ]);
+      expect(after.find((e) => e.name === 'config.updated').properties).toMatchObject({
+        summary: 'replicas: 1 -> 3',
+        agent_id: agent.id,
+      });
+      expect(after.find((e) => e.name === 'config.unhealthy').properties).toMatchObject({
+        health: 'unhealthy',
+        previous: 'healthy',
+      });
+      // deleted on the agent: one config.deleted
+      const deleted = item({
+        config: { replicas: 3 },
+        health: 'unhealthy',
+        deleted_at: '2026-02-01T00:09:00.000Z',
+        updated_at: '2026-02-01T00:09:00.000Z',
+      });
+      await push({ config_items: [deleted] }, 2);
+      const last = await events();
+      expect(last.slice(4).map((e) => e.name)).toEqual(['config.deleted']);
+      // each reaches the consumers once
+      expect(await count('event_deliveries', `consumer = 'agents-config-test'`)).toBe(5);
+    });
+
     it('refuses rows of another agent, whether named or owned by it', async () => {
       const named = await call({ token: agent.access_token }, 'POST', '/api/agent/push', {
         canaries: [{ id: randomUUID(), name: 'sneaky', agent_id: other.id }],
