@@ -254,6 +254,9 @@ for (const driver of testDrivers()) {
         ['Kubernetes::Pod', true, 1],
         ['Kubernetes::StatefulSet', true, 1],
       ]);
+      // the page's request: 30 days (the counters)
+      const month = await summary({ groupBy: ['changed'], changes: { since: '30d' }, analysis: { since: '30d' }, cost: '30d' });
+      expect(month.map((r) => [r.changed, r.count])).toEqual([[true, 4]]);
       const hours = await summary({ groupBy: ['changed'], changes: { since: '1h' } });
       expect(hours.map((r) => [r.changed, r.count, r.changes])).toEqual([
         [false, 2, 0], // web's change is an hour old, api's two

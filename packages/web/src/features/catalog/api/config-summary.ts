@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiPost } from '#web/lib/http.ts';
 import { CATALOG_STALE_MS } from '../lib/constants.ts';
 import { splitTriState } from '../lib/filters.ts';
@@ -56,11 +56,16 @@ export function summaryRequest(p: ConfigSummaryParams): Record<string, unknown> 
  * the caller.
  */
 export function useConfigSummary(p: ConfigSummaryParams, enabled = true) {
-  return useQuery({
+  return useQuery<ConfigSummaryRow[]>({
     queryKey: catalogKeys.summary(p),
     enabled,
     staleTime: CATALOG_STALE_MS,
-    placeholderData: keepPreviousData,
+    // the previous answer stays while a filter changes, not when the grouping does (its rows
+    // have other keys and columns)
+    placeholderData: (previous, query) =>
+      (query?.queryKey[2] as ConfigSummaryParams | undefined)?.groupBy.join() === p.groupBy.join()
+        ? previous
+        : undefined,
     queryFn: ({ signal }) => apiPost<ConfigSummaryRow[]>('/api/catalog/summary', summaryRequest(p), { signal }),
   });
 }

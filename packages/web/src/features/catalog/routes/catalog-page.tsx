@@ -209,7 +209,9 @@ export function CatalogPage() {
                 >
                   <Star size={14} aria-hidden className={cn(fav && 'fill-amber-400 text-amber-500')} />
                 </button>
-                <span className="font-medium text-gray-900">{type}</span>
+                <span className="block max-w-72 truncate font-medium text-gray-900" title={type}>
+                  {type}
+                </span>
               </span>
             );
           },
@@ -221,15 +223,23 @@ export function CatalogPage() {
           meta: { className: 'w-32' },
         });
       const field = summaryGroupKey(key);
+      // long values (AWS types as providers) are cut so the counts stay in view at 1024 px
       return sumCol.accessor((r) => String(r[field] ?? ''), {
         id: field,
         header: GROUP_HEADERS[key] ?? (key.startsWith('tag:') ? key.slice(4) : key),
-        meta: key === 'config_class' ? { className: 'w-40' } : undefined,
         cell: ({ getValue }) =>
           getValue() === '' ? (
             <span className="text-gray-400">(none)</span>
           ) : (
-            <span className="font-medium text-gray-900">{getValue()}</span>
+            <span
+              className={cn(
+                'block truncate font-medium text-gray-900',
+                key === 'config_class' ? 'max-w-40' : 'max-w-72',
+              )}
+              title={getValue()}
+            >
+              {getValue()}
+            </span>
           ),
       });
     };
@@ -240,6 +250,7 @@ export function CatalogPage() {
       sumCol.accessor('health', {
         header: 'Health',
         enableSorting: false,
+        meta: { className: 'whitespace-nowrap' },
         cell: ({ getValue }) => <HealthCounts counts={getValue()} />,
       }),
       sumCol.accessor('analysis', {
@@ -484,7 +495,7 @@ export function CatalogPage() {
           label="Catalog summary"
           columns={summaryColumns}
           data={summaryRows}
-          getRowId={(r) => JSON.stringify(groupKeys.map((k) => r[summaryGroupKey(k)] ?? null))}
+          getRowId={(r, i) => `${i}:${JSON.stringify(groupKeys.map((k) => r[summaryGroupKey(k)] ?? null))}`}
           isLoading={summary.isFetching}
           enableSorting={false}
           pagination={false}
