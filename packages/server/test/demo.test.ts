@@ -41,7 +41,8 @@ const RESOURCE_TABLES = [
 
 /**
  * What engines produce when they run: the demo seeds none of it (demo data never pretends). Job
- * history is checked on its own: it holds the real runs of the demo's scrapers during seeding.
+ * history and insights are checked on their own: they come from the real runs of the demo's
+ * scrapers (and their analyzers) during seeding.
  */
 const ENGINE_TABLES = [
   'notification_send_history',
@@ -53,7 +54,6 @@ const ENGINE_TABLES = [
   'check_statuses_1h',
   'check_statuses_1d',
   'config_changes',
-  'config_analysis',
   'check_config_relationships',
   'scheduler_claims',
 ];
@@ -90,6 +90,11 @@ const NON_EMPTY_VIEWS = [
   'playbook_names',
   'notifications_summary',
   'notifications_with_status',
+  // the insights the analyzers of the seeding's scrapes found (the topology links their items)
+  'config_analysis_items',
+  'analysis_types',
+  'analyzers',
+  'config_analysis_by_component',
 ];
 
 /** Views of engine results: empty until an engine runs. */
@@ -98,11 +103,7 @@ const EMPTY_VIEWS = [
   'config_changes_summary',
   'config_changes_by_type',
   'change_types',
-  'config_analysis_items',
-  'analysis_types',
-  'analyzers',
   'config_changes_by_component',
-  'config_analysis_by_component',
   'check_summary_for_config',
   'playbook_runs_summary',
   'notification_send_history_summary',
@@ -149,7 +150,7 @@ for (const driver of testDrivers()) {
       expect(c.agents).toBe(3);
     });
 
-    it('seeds no engine result: no runs, job history, sends, statuses, queue rows, changes or insights', async () => {
+    it('seeds no engine result: no runs, sends, statuses, queue rows or changes (insights: below)', async () => {
       expect(await counts(ENGINE_TABLES)).toEqual(Object.fromEntries(ENGINE_TABLES.map((t) => [t, 0])));
       // nor any column that claims an engine computed or observed it
       const claims = await db.query<{ what: string; n: number }>(`
@@ -213,8 +214,69 @@ for (const driver of testDrivers()) {
       ]);
     });
 
+    it("has insights, made by the analyzers of the seeding's scrape runs on the scraped items", async () => {
+      const runs = await db.query<{
+        scraper_id: string;
+        analysis: { opened: number; refreshed: number; resolved: number };
+      }>(
+        `SELECT resource_id AS scraper_id, details->'analysis' AS analysis FROM job_history WHERE name = 'ConfigScraper'`,
+      );
+      expect(runs.rows).toHaveLength(3);
+      const insights = await db.query<{
+        analyzer: string;
+        analysis_type: string;
+        severity: string;
+        status: string;
+        source: string;
+        scraper_id: string;
+        item_scraper: string;
+        type: string;
+        name: string;
+        first_observed: string;
+        last_observed: string;
+        time_start: string;
+      }>(
+        `SELECT a.analyzer, a.analysis_type, a.severity, a.status, a.source, a.scraper_id::text, ci.scraper_id::text AS item_scraper,
+                ci.type, ci.name, a.first_observed::text, a.last_observed::text, j.time_start::text
+         FROM config_analysis a JOIN config_items ci ON ci.id = a.config_id
+         LEFT JOIN job_history j ON j.resource_id = a.scraper_id::text AND j.name = 'ConfigScraper'
+         ORDER BY ci.type, ci.name, a.analyzer`,
+      );
+      expect(insights.rows.length).toBeGreaterThan(5);
+      // every insight is one a run reported opening: the sum of the runs' counts, nothing else
+      expect(runs.rows.reduce((n, r) => n + r.analysis.opened, 0)).toBe(insights.rows.length);
+      expect(runs.rows.every((r) => r.analysis.refreshed === 0 && r.analysis.resolved === 0)).toBe(true);
+      for (const i of insights.rows) {
+        // made by the run of the scraper that found the item, after the run began
+        expect(i.scraper_id).toBe(i.item_scraper);
+        expect(i.time_start).not.toBeNull();
+        expect(Date.parse(i.first_observed)).toBeGreaterThanOrEqual(Date.parse(i.time_start));
+        expect(i).toMatchObject({ status: 'open', source: 'watchdeck' });
+        expect(i.first_observed).toBe(i.last_observed);
+      }
+      // what the built-in analyzers find in the shipped exports
+      const analyzers = new Set(insights.rows.map((i) => i.analyzer));
+      expect([...analyzers].every((a) => a.startsWith('kubernetes-') || a === 'unhealthy-over-1h')).toBe(true);
+      // e.g. the demo's payments-api Deployment runs without resource limits
+      expect(insights.rows).toContainEqual(
+        expect.objectContaining({
+          analyzer: 'kubernetes-no-resource-limits',
+          type: 'Kubernetes::Deployment',
+          name: 'payments-api',
+        }),
+      );
+      expect(insights.rows).toContainEqual(
+        expect.objectContaining({
+          analyzer: 'kubernetes-deprecated-api',
+          type: 'Kubernetes::Ingress',
+          name: 'grafana',
+        }),
+      );
+    });
+
     it('is idempotent with force false, and force true replaces the demo rows without duplicating them', async () => {
-      const all = [...RESOURCE_TABLES, ...ENGINE_TABLES];
+      // the insights too: a forced re-seed scrapes (and analyses) again, without duplicates
+      const all = [...RESOURCE_TABLES, ...ENGINE_TABLES, 'config_analysis'];
       const before = await counts(all);
       expect(await seedDemo(db, { force: false })).toEqual({ seeded: false });
       expect(await counts(all)).toEqual(before);

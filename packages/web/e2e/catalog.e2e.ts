@@ -329,6 +329,87 @@ describe.each([1440, 1024])('catalog at %i px', (width) => {
     await shot('list-grouped');
   });
 
+  it('summarises on the server by any Group By choice with the filters applied; a tag row filters by the tag', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const onRequest = (r: import('playwright-core').Request) => {
+      if (r.url().endsWith('/api/catalog/summary')) bodies.push(r.postDataJSON() as Record<string, unknown>);
+    };
+    page.on('request', onRequest);
+    try {
+      await page.goto(`${baseUrl()}/catalog?groupBy=tag:cluster&health=unhealthy:1`);
+      const summary = page.getByRole('table', { name: 'Catalog summary' });
+      const e2e = summary.locator('tbody tr').filter({ has: page.getByRole('cell', { name: 'e2e', exact: true }) });
+      await poll(() => e2e.count()).toBe(1);
+      await settled();
+      // the request of seed 002 section 7.1, grouped and filtered on the server
+      expect(bodies.at(-1)).toEqual({
+        groupBy: ['tags.cluster'],
+        deleted: false,
+        health: 'unhealthy:1',
+        changes: { since: '30d' },
+        analysis: { since: '30d' },
+        cost: '30d',
+      });
+      expect((await summary.locator('thead th').allInnerTexts()).map((h) => h.trim())).toEqual([
+        'CLUSTER',
+        'COUNT',
+        'HEALTH',
+        'ANALYSIS',
+        'CHANGES',
+        'COST',
+      ]);
+      // what the server answers for the same request is what the row shows: unhealthy items only
+      const res = await fetch(`${baseUrl()}/api/catalog/summary`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(bodies.at(-1)),
+      });
+      const rows = (await res.json()) as { 'tags.cluster': string | null; count: number; health: object }[];
+      const row = rows.find((r) => r['tags.cluster'] === 'e2e');
+      expect(row?.health).toEqual({ unhealthy: row?.count });
+      expect(await e2e.locator('td').nth(1).innerText()).toBe(String(row?.count));
+      expect(await e2e.getByText('healthy', { exact: true }).count()).toBe(0);
+      await shot('summary-by-tag');
+
+      // Changed: items with changes in 30 days against the rest
+      await page.goto(`${baseUrl()}/catalog`);
+      await page.getByLabel('Group By').selectOption('changed');
+      await poll(() => search().get('groupBy')).toBe('changed');
+      await poll(() => summary.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['Unchanged', 'Changed']);
+      expect(bodies.at(-1)?.groupBy).toEqual(['changed']);
+      await shot('summary-by-changed');
+
+      // Analysis: one row per set of open insight types, the rest under No insights
+      await page.getByLabel('Group By').selectOption('analysis');
+      await poll(() => search().get('groupBy')).toBe('analysis');
+      await poll(() => summary.getByText('No insights').count()).toBe(1);
+      await poll(() =>
+        summary
+          .locator('tbody tr')
+          .filter({ hasText: /availability/ })
+          .count(),
+      ).toBeGreaterThan(0);
+      expect((await summary.locator('thead th').allInnerTexts()).map((h) => h.trim())).toEqual([
+        'COUNT',
+        'HEALTH',
+        'ANALYSIS',
+        'CHANGES',
+        'COST',
+      ]);
+      await shot('summary-by-analysis');
+
+      // a tag row sets the tag filter; the summary stays (no type or search)
+      await page.goto(`${baseUrl()}/catalog?groupBy=tag:cluster`);
+      await poll(() => e2e.count()).toBe(1);
+      await e2e.locator('td').nth(1).click();
+      await poll(() => search().get('tags')).toBe('cluster____e2e:1');
+      await poll(() => bodies.at(-1)?.tags).toBe('cluster____e2e:1');
+      await poll(() => summary.locator('tbody tr').count()).toBe(1);
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
   it('opens a config: breadcrumb, tabs with counts, the body sorted with lines selected in the URL, the sidebar', async () => {
     await page.goto(`${baseUrl()}/catalog/${f.deployment}`);
     const crumb = page.getByRole('navigation', { name: 'Breadcrumb' });

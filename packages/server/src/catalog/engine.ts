@@ -15,6 +15,7 @@ import { runJob } from '#server/jobs/index.ts';
 import type { JobContext } from '#server/jobs/job-history.ts';
 import { connectionByName, type SecretBox } from '#server/connections/index.ts';
 import { evaluate, expressionOf } from '#server/cel/index.ts';
+import { afterScrape as analyzeScrape, type AfterScrapeOutcome } from './analyzers/index.ts';
 import { AFTER_SCRAPE } from './hooks.ts';
 import { ingest, type IngestOutcome } from './ingest.ts';
 import { SCRAPER_KINDS, SPEC_KINDS } from './scrape/kinds/index.ts';
@@ -162,6 +163,8 @@ export class ScraperEngine {
     if (result.errors.length > MAX_ERRORS) job.warn(`${result.errors.length - MAX_ERRORS} more errors not listed`);
     job.success(new Set(result.items.map((i) => `${i.type}\u0000${i.externalId}`)).size);
     job.details.scrape_summary = outcome.summary;
+    // what the analyzers did after this scrape: the insights of the run are its own
+    job.details.analysis = outcome.analysis;
     if (!complete) job.warn('some entries could not be read: items not seen were not deleted');
     return outcome;
   }
@@ -172,13 +175,16 @@ export class ScraperEngine {
     agentId: string | undefined,
     result: ScrapeResult,
     opts: { full: boolean; pushed?: boolean },
-  ): Promise<IngestOutcome & { warnings: string[] }> {
+  ): Promise<IngestOutcome & { warnings: string[]; analysis: Omit<AfterScrapeOutcome, 'errors'> }> {
     return this.db.transaction(async (tx) => {
       const outcome = await ingest(tx, result, { scraperId, agentId, ...opts });
-      const warnings: string[] = [];
-      for (const hook of AFTER_SCRAPE)
-        warnings.push(...((await hook(tx, { scraperId, configIds: outcome.configIds })) ?? []));
-      return { ...outcome, warnings };
+      const run = { scraperId, configIds: outcome.configIds };
+      // the analyzers and relationship rules belong to every scrape, whoever made the engine (the
+      // demo's seed runs one before the app, and its hooks, exist), so they are not a hook
+      const { errors, ...analysis } = await analyzeScrape(tx, run);
+      const warnings = [...errors];
+      for (const hook of AFTER_SCRAPE) warnings.push(...((await hook(tx, run)) ?? []));
+      return { ...outcome, warnings, analysis };
     });
   }
 

@@ -6,7 +6,7 @@ import type { TopologyResult } from './topology.ts';
 type Status = 'new' | 'open' | 'investigating' | 'mitigated' | 'resolved' | 'closed';
 
 interface EvidenceDef {
-  // what a person attaches; no logs, changes or insights: no engine has produced any yet
+  // what a person attaches; no logs, changes or insights: those are engine output, never seeded
   type: 'topology' | 'config' | 'comment';
   description: string;
   ref?: string; // config key, component key

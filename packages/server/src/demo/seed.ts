@@ -26,7 +26,8 @@ export { demoTargets, type DemoTargets } from './health.ts';
  * Demo data never pretends: no check results, job history, sends, playbook runs, event-queue
  * rows, config changes or insights are seeded, and no status a scraper or the topology engine
  * would compute. The catalog's items are scraped: the demo's scrapers run once through the real
- * engine on exports shipped in demo/catalog-sources/ (catalog.ts), so their runs are in job history. Those come from the engines running on the demo's own targets: the health
+ * engine on exports shipped in demo/catalog-sources/ (catalog.ts), so their runs are in job history
+ * and their analyzers' insights in config_analysis. Those come from the engines running on the demo's own targets: the health
  * checks watch this console itself (`targets`: its port, its database, its files) and a few fail
  * on purpose (health.ts).
  *

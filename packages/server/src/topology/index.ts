@@ -19,7 +19,8 @@ export { TopologyEngine } from './engine/engine.ts';
  * (POST /api/topology/{id}/run); a run reconciles the spec into components and rolls statuses up.
  * A check that passes or fails, or a catalog item whose health changes, rolls up again the
  * topologies it is attached to (consumer `topology.status`), which publishes
- * component.status.<status> for every component that changed.
+ * component.status.<status> for every component that changed; so does a change of an insight or
+ * incident a component's summary counts (`topology.summary`, from sql/40-topology.sql).
  */
 export interface TopologyEngineDeps {
   db: Db;
@@ -30,7 +31,10 @@ export interface TopologyEngineDeps {
 export const topologyWrites: readonly WriteRegistration[] = [{ table: 'topologies', check: validateTopologyWrite }];
 
 const TOPOLOGY_STATUS_CONSUMER = 'topology.status';
+/** published by sql/40-topology.sql when an insight or incident a component counts changes */
+const SUMMARY_EVENT = 'topology.summary';
 const STATUS_EVENTS = [
+  SUMMARY_EVENT,
   'check.passed',
   'check.failed',
   'config.healthy',
@@ -39,9 +43,17 @@ const STATUS_EVENTS = [
   'config.unknown',
 ];
 
-/** Rolls up the topologies a check or catalog item of the event is attached to. */
+/**
+ * Rolls up the topologies a check or catalog item of the event is attached to, or the topology
+ * whose summaries (insights, incidents) are stale.
+ */
 async function onStatusEvent(engine: TopologyEngine, event: ConsumedEvent, tx: Queryable): Promise<void> {
   const p = event.properties;
+  if (event.name === SUMMARY_EVENT) {
+    const topologyId = String(p.topology_id ?? '');
+    if (isUuid(topologyId)) await engine.rollup(tx, topologyId);
+    return;
+  }
   const ref = event.name.startsWith('check.')
     ? { checkId: String(p.check_id ?? '') }
     : { configId: String(p.id ?? p.config_id ?? '') };

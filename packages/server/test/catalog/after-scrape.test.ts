@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows are inspected loosely */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { afterScrape } from '#server/catalog/analyzers/index.ts';
+import { afterScrape, analyzeAll } from '#server/catalog/analyzers/index.ts';
 
 const deployment = (name: string, container: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'apps/v1',
@@ -201,6 +201,22 @@ for (const driver of testDrivers()) {
         [id.sick],
       );
       expect(t.rows[0].recent).toBe(true);
+    });
+
+    it('runs the analyzers between scrapes (the scheduled pass): an item unhealthy for over an hour is found', async () => {
+      await db.query(`UPDATE config_items SET health = 'unhealthy' WHERE id = $1`, [id.sick]);
+      await db.query(`UPDATE config_items SET health_changed_at = now() - interval '2 hours' WHERE id = $1`, [id.sick]);
+      const before = await open();
+      expect(before).not.toContain('sick unhealthy-over-1h');
+      const r = await analyzeAll(db);
+      expect(r.errors).toEqual([]);
+      // its earlier (resolved) insight opens again
+      expect([r.opened, r.refreshed, r.resolved]).toEqual([0, before.length + 1, 0]);
+      expect(await open()).toEqual([...before, 'sick unhealthy-over-1h'].sort());
+      // nothing new: refreshed only
+      const again = await analyzeAll(db);
+      expect([again.opened, again.resolved]).toEqual([0, 0]);
+      expect(again.refreshed).toBe(before.length + 1);
     });
 
     it('links items by the scraper relationship rules and unlinks what stops matching', async () => {

@@ -233,6 +233,48 @@ for (const driver of testDrivers()) {
       ]);
     });
 
+    it("groups by the page's derived choices (analysis, changed) and filters labels as key____value entries", async () => {
+      // analysis: the open insight types of each item (web's resolved insight does not count); like
+      // health, the group is answered under its counts
+      const byAnalysis = await summary({ groupBy: 'analysis,type' });
+      expect(byAnalysis.map((r) => [r.analysis, r.type, r.count])).toEqual([
+        [{ security: 1, reliability: 1 }, 'Kubernetes::Deployment', 1],
+        [{ security: 1 }, 'Kubernetes::StatefulSet', 1],
+        [{}, 'Kubernetes::Deployment', 1],
+        [{}, 'Kubernetes::Pod', 1],
+      ]);
+      // changed: any change in the window; within 2 days web (1h), api (2h), db (0.5h), pod (10 min)
+      const changed = (await summary({ groupBy: ['type', 'changed'], changes: { since: '2d' } })).map((r) => [
+        r.type,
+        r.changed,
+        r.count,
+      ]);
+      expect(changed).toEqual([
+        ['Kubernetes::Deployment', true, 2],
+        ['Kubernetes::Pod', true, 1],
+        ['Kubernetes::StatefulSet', true, 1],
+      ]);
+      // the page's request: 30 days (the counters)
+      const month = await summary({ groupBy: ['changed'], changes: { since: '30d' }, analysis: { since: '30d' }, cost: '30d' });
+      expect(month.map((r) => [r.changed, r.count])).toEqual([[true, 4]]);
+      const hours = await summary({ groupBy: ['changed'], changes: { since: '1h' } });
+      expect(hours.map((r) => [r.changed, r.count, r.changes])).toEqual([
+        [false, 2, 0], // web's change is an hour old, api's two
+        [true, 2, 2], // db 30 min, pod 10 min
+      ]);
+      const labelled = await summary({ groupBy: ['type'], labels: 'app____web:1' });
+      expect(labelled.map((r) => [r.type, r.count])).toEqual([
+        ['Kubernetes::Deployment', 1],
+        ['Kubernetes::Pod', 1],
+      ]);
+      const notWeb = await summary({ groupBy: ['type'], labels: ['!app____web'] });
+      expect(notWeb.map((r) => [r.type, r.count])).toEqual([
+        ['Kubernetes::Deployment', 1],
+        ['Kubernetes::StatefulSet', 1],
+      ]);
+      expect(await summary({ groupBy: ['type'], agent_id: '00000000-0000-0000-0000-00000000abcd' })).toEqual([]);
+    });
+
     const changes = async (body: unknown) => {
       const r = await viewer.post('/api/catalog/changes', body);
       expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -328,6 +328,90 @@ for (const driver of testDrivers()) {
       );
     }, 60_000);
 
+    it("re-rolls summaries when an attached item's insight or a component's incident changes", async () => {
+      // the topology.status consumer rolls up on the topology.summary events the SQL triggers publish
+      const until = async (what: string, ok: (rows: any[]) => boolean) => {
+        const deadline = Date.now() + 30_000;
+        let rows = await components(topologyId);
+        while (!ok(rows) && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+          rows = await components(topologyId);
+        }
+        expect(ok(rows), what).toBe(true);
+        return rows;
+      };
+      const cart = (await db.query<{ id: string }>(`SELECT id FROM config_items WHERE name = 'cart'`)).rows[0].id;
+      const insight = (
+        await db.query<{ id: string }>(
+          `INSERT INTO config_analysis (config_id, analyzer, analysis_type, severity, status)
+           VALUES ($1, 'test', 'security', 'high', 'open') RETURNING id`,
+          [cart],
+        )
+      ).rows[0].id;
+      let rows = await until(
+        'the insight is counted',
+        (r) => byName(r, 'cart').summary?.insights?.security?.high === 1,
+      );
+      // over the whole subtree: the Deployments group and the root count it too
+      expect(byName(rows, 'Deployments').summary.insights).toEqual({ security: { high: 1 } });
+      expect(byName(rows, 'Shop').summary.insights).toEqual({ security: { high: 1 } });
+      // re-rated, then resolved
+      await db.query(`UPDATE config_analysis SET severity = 'low' WHERE id = $1`, [insight]);
+      await until('the new severity is counted', (r) => byName(r, 'cart').summary.insights?.security?.low === 1);
+      await db.query(`UPDATE config_analysis SET status = 'resolved' WHERE id = $1`, [insight]);
+      await until(
+        'the resolved insight is gone',
+        (r) => Object.keys(byName(r, 'cart').summary.insights ?? {}).length === 0,
+      );
+
+      // an incident with evidence on the component: counted; re-rated; resolved; deleted
+      const orders = byName(rows, 'orders').id;
+      const incident = (
+        await db.query<{ id: string }>(
+          `INSERT INTO incidents (title, type, severity) VALUES ('orders slow', 'performance', 'high') RETURNING id`,
+        )
+      ).rows[0].id;
+      const hypothesis = (
+        await db.query<{ id: string }>(`INSERT INTO hypotheses (incident_id, title) VALUES ($1, 'db') RETURNING id`, [
+          incident,
+        ])
+      ).rows[0].id;
+      await db.query(`INSERT INTO evidences (hypothesis_id, type, component_id) VALUES ($1, 'topology', $2)`, [
+        hypothesis,
+        orders,
+      ]);
+      rows = await until(
+        'the incident is counted',
+        (r) => byName(r, 'orders').summary?.incidents?.performance?.high === 1,
+      );
+      expect(byName(rows, 'Shop').summary.incidents).toEqual({ performance: { high: 1 } });
+      await db.query(`UPDATE incidents SET severity = 'critical' WHERE id = $1`, [incident]);
+      await until(
+        'the new severity is counted',
+        (r) => byName(r, 'orders').summary.incidents?.performance?.critical === 1,
+      );
+      await db.query(`UPDATE incidents SET status = 'resolved' WHERE id = $1`, [incident]);
+      await until(
+        'the resolved incident is gone',
+        (r) => Object.keys(byName(r, 'Shop').summary.incidents ?? {}).length === 0,
+      );
+      await db.query(`UPDATE incidents SET status = 'open' WHERE id = $1`, [incident]);
+      await until(
+        'the reopened incident is back',
+        (r) => byName(r, 'orders').summary.incidents?.performance?.critical === 1,
+      );
+      await db.query(`DELETE FROM incidents WHERE id = $1`, [incident]);
+      await until(
+        'the deleted incident is gone',
+        (r) => Object.keys(byName(r, 'Shop').summary.incidents ?? {}).length === 0,
+      );
+      // no reconcile ran for any of it: only the consumer's roll-ups
+      const stale = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM event_queue WHERE name = 'topology.summary'`,
+      );
+      expect(stale.rows[0].n).toBeGreaterThanOrEqual(7);
+    }, 120_000);
+
     it('applies a statusExpr over the roll-up', async () => {
       const res = await call('editor', 'PATCH', `/api/db/topologies?id=eq.${topologyId}`, {
         spec: {

@@ -7,7 +7,7 @@
  * finds it, kept open with last_observed, message and severity refreshed while it still finds
  * it, resolved when it no longer does (or the item is gone), and opened again if it comes back.
  */
-import type { Queryable } from '#server/db/index.ts';
+import type { Db, Queryable } from '#server/db/index.ts';
 import { applyRelationshipRules } from '../relationships/rules.ts';
 import { ANALYZERS, type AnalyzedItem, type Finding } from './kubernetes.ts';
 
@@ -44,6 +44,41 @@ export async function afterScrape(
   await tx.query(
     `SELECT config_change_counts_advance() FROM config_change_window WHERE counted_from < now() - interval '30 days 1 hour'`,
   );
+  return out;
+}
+
+export type AnalysisOutcome = Pick<AfterScrapeOutcome, 'opened' | 'refreshed' | 'resolved' | 'errors'>;
+
+/**
+ * The analyzers alone over every live item of every scraper (and the deleted ones with an open
+ * insight, which it resolves), one transaction per scraper under the scrape's lock: the scheduled
+ * pass between scrapes, so an item that stays unhealthy is found once the hour is over even when
+ * its scraper runs rarely, and insights of items pushed (never re-scraped) stay current.
+ */
+export async function analyzeAll(db: Db): Promise<AnalysisOutcome> {
+  const out: AnalysisOutcome = { opened: 0, refreshed: 0, resolved: 0, errors: [] };
+  const { rows: scrapers } = await db.query<{ id: string }>(
+    `SELECT id FROM config_scrapers s WHERE EXISTS (SELECT 1 FROM config_items ci WHERE ci.scraper_id = s.id)`,
+  );
+  for (const { id: scraperId } of scrapers) {
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('catalog.scrape:' || $1::text))`, [scraperId]);
+      const now = new Date((await tx.query<{ now: Date }>(`SELECT now() AS now`)).rows[0].now);
+      const { rows } = await tx.query<{ id: string }>(
+        `SELECT ci.id FROM config_items ci WHERE ci.scraper_id = $1
+           AND (ci.deleted_at IS NULL OR EXISTS (SELECT 1 FROM config_analysis a WHERE a.config_id = ci.id AND a.status = 'open'))`,
+        [scraperId],
+      );
+      const ids = rows.map((r) => r.id);
+      for (let i = 0; i < ids.length; i += BATCH) {
+        const r = await analyze(tx, scraperId, ids.slice(i, i + BATCH), now);
+        out.opened += r.opened;
+        out.refreshed += r.refreshed;
+        out.resolved += r.resolved;
+        out.errors.push(...r.errors);
+      }
+    });
+  }
   return out;
 }
 

@@ -38,3 +38,9 @@ export const useAgents = () =>
         await db.from('agents').select('id,name').is('deleted_at', null).order('name').limit(500).abortSignal(signal),
       ) as { id: string; name: string }[],
   });
+
+/** Tag keys of live items: the Group By choices 'Tag: <key>' (seed 002 section 2.2, "plus any tag"). */
+export function useConfigTagKeys() {
+  const tags = useValues<{ key: string; value: string }>('tags', 'config_tags', 'key,value', 'key');
+  return { ...tags, data: tags.data ? [...new Set(tags.data.map((t) => t.key))] : undefined };
+}

@@ -23,16 +23,24 @@ export interface ConfigListRow {
   agent?: { id: string; name: string } | null;
 }
 
+/**
+ * One row of POST /api/catalog/summary: the group's keys (under their names: config_class, type,
+ * name, changed, tags.<key>; grouping by analysis or health answers the group under its counts)
+ * and its figures.
+ */
 export interface ConfigSummaryRow {
-  config_class: string;
-  type: string;
-  /** the grouping's values when grouped by something else than class and type */
+  config_class?: string | null;
+  type?: string | null;
+  name?: string | null;
+  changed?: boolean | null;
   [key: string]: unknown;
   count: number;
   health: Partial<Record<Health, number>> | null;
   analysis: Record<string, number> | null;
   changes: number;
+  cost_per_minute: number | null;
   cost_total_1d: number | null;
+  cost_total_7d: number | null;
   cost_total_30d: number | null;
 }
 

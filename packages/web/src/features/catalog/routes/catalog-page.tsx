@@ -12,8 +12,14 @@ import { useDebouncedValue } from '#web/lib/use-debounced.ts';
 import { useLocalStorage } from '#web/lib/storage.ts';
 import { cn } from '#web/lib/cn.ts';
 import { useConfigList } from '../api/config-list.ts';
-import { useConfigSummary } from '../api/config-summary.ts';
-import { useAgents, useConfigLabels, useConfigStatuses, useConfigTypes } from '../api/filter-values.ts';
+import { summaryGroupKey, useConfigSummary } from '../api/config-summary.ts';
+import {
+  useAgents,
+  useConfigLabels,
+  useConfigStatuses,
+  useConfigTagKeys,
+  useConfigTypes,
+} from '../api/filter-values.ts';
 import type { ConfigListRow, ConfigSummaryRow } from '../api/types.ts';
 import {
   CATALOG_PAGE_SIZE,
@@ -43,24 +49,39 @@ const GROUP_BY_OPTIONS = [
 const col = dataTableColumns<ConfigListRow>();
 const sumCol = dataTableColumns<ConfigSummaryRow>();
 
-/** The group a row belongs to for each group-by choice the table can't read from a column. */
-const groupValue = (row: ConfigListRow, groupBy: string): string => {
-  if (groupBy === 'analysis')
+/** The group of a list row for one group-by key (the flat list groups its page on its own). */
+const groupKeyValue = (row: ConfigListRow, key: string): string => {
+  if (key === 'analysis')
     return (
       Object.keys(row.analysis ?? {})
         .sort()
         .join(', ') || 'No insights'
     );
-  if (groupBy === 'changed') return (row.changes ?? 0) > 0 ? 'Changed' : 'Unchanged';
-  if (groupBy.startsWith('tag:')) return row.tags?.[groupBy.slice(4)] ?? '';
-  return String((row as unknown as Record<string, unknown>)[groupBy] ?? '');
+  if (key === 'changed') return (row.changes ?? 0) > 0 ? 'Changed' : 'Unchanged';
+  if (key.startsWith('tag:')) return row.tags?.[key.slice(4)] ?? '';
+  return String((row as unknown as Record<string, unknown>)[key] ?? '');
+};
+const groupValue = (row: ConfigListRow, groupBy: string): string =>
+  groupBy
+    .split(',')
+    .map((k) => groupKeyValue(row, k))
+    .join(' / ');
+
+/** Header of a summary group column. */
+const GROUP_HEADERS: Record<string, string> = {
+  config_class: 'Provider',
+  type: 'Type',
+  name: 'Name',
+  changed: 'Changed',
 };
 
 /**
- * /catalog (seed 002 section 2.2): without a type or search (or other filter) a summary by
- * provider and type, favourites first; otherwise the flat list, paged on the server, optionally
- * grouped. Every filter, the grouping and the sort are in the URL; Hide Deleted Catalog and the
- * favourites are kept locally.
+ * /catalog (seed 002 section 2.2): without a type or search, the summary: POST
+ * /api/catalog/summary grouped by the Group By choice (default provider and type) with the
+ * Labels, Status, Health and Agent filters applied on the server, favourite types first; a
+ * summary row sets the filters it stands for. With a type or search, the flat list, paged on the
+ * server, optionally grouped. Every filter, the grouping and the sort are in the URL; Hide
+ * Deleted Catalog and the favourites are kept locally.
  */
 export function CatalogPage() {
   const [params] = useSearchParams();
@@ -89,17 +110,21 @@ export function CatalogPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the debounced text drives the URL
   }, [debounced]);
 
-  const filtered = !!(
-    configType ||
-    search ||
-    status ||
-    health ||
-    labels ||
-    tags ||
-    agentId ||
-    groupBy !== DEFAULT_GROUP_BY
+  // seed 002 section 2.2: 'Without a configType or search, the page shows a summary'
+  const filtered = !!(configType || search);
+  const groupKeys = useMemo(() => groupBy.split(',').filter(Boolean), [groupBy]);
+  const summary = useConfigSummary(
+    {
+      groupBy: groupKeys,
+      hideDeleted,
+      labels: labels || undefined,
+      tags: tags || undefined,
+      status: status || undefined,
+      health: health || undefined,
+      agent_id: agentId || undefined,
+    },
+    !filtered,
   );
-  const summary = useConfigSummary(!filtered);
   const list = useConfigList(
     {
       configType,
@@ -119,6 +144,7 @@ export function CatalogPage() {
   );
 
   const types = useConfigTypes();
+  const tagKeyValues = useConfigTagKeys();
   const statuses = useConfigStatuses();
   const labelValues = useConfigLabels();
   const agents = useAgents();
@@ -132,48 +158,110 @@ export function CatalogPage() {
   const toggleFavourite = (type: string) =>
     setFavourites((prev) => (prev.includes(type) ? prev.filter((t) => t !== type) : [...prev, type]));
 
+  // the server orders by the group keys; pinned types come first (a stable sort keeps the rest)
   const summaryRows = useMemo(() => {
     const rows = [...(summary.data ?? [])];
     const fav = new Set(favourites);
-    return rows.sort((a, b) => Number(fav.has(b.type)) - Number(fav.has(a.type)) || a.type.localeCompare(b.type));
-  }, [summary.data, favourites]);
+    const pinned = (r: ConfigSummaryRow) => Number(typeof r.type === 'string' && fav.has(r.type));
+    return groupKeys.includes('type') ? rows.sort((a, b) => pinned(b) - pinned(a)) : rows;
+  }, [summary.data, favourites, groupKeys]);
 
-  const summaryColumns = useMemo<DataTableColumn<ConfigSummaryRow>[]>(
-    () => [
-      sumCol.accessor('type', {
-        header: 'Type',
-        cell: ({ row }) => {
-          const fav = favourites.includes(row.original.type);
-          return (
-            <span className="inline-flex items-center gap-2">
-              <button
-                type="button"
-                aria-label={fav ? `Unpin ${row.original.type}` : `Pin ${row.original.type} as favourite`}
-                aria-pressed={fav}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  toggleFavourite(row.original.type);
-                }}
-                className="text-gray-300 hover:text-amber-500"
-              >
-                <Star size={14} aria-hidden className={cn(fav && 'fill-amber-400 text-amber-500')} />
-              </button>
-              <span className="font-medium text-gray-900">{row.original.type}</span>
+  /** A summary row sets the filters it stands for (seed 002 section 2.2). */
+  const openSummaryRow = (r: ConfigSummaryRow) => {
+    const next: Record<string, string | null> = {};
+    const nextTags = decodeTriState(tags);
+    let tagged = false;
+    for (const key of groupKeys) {
+      if (key === 'type' && r.type) next.configType = r.type;
+      if (key === 'name' && r.name) next.search = r.name;
+      const tagValue = key.startsWith('tag:') ? r[summaryGroupKey(key)] : undefined;
+      if (typeof tagValue === 'string') {
+        nextTags[tagEntry(key.slice(4), tagValue)] = 1;
+        tagged = true;
+      }
+    }
+    if (tagged) next.tags = encodeTriState(nextTags) || null;
+    if (!Object.keys(next).length) return;
+    if (next.search) setSearchText(next.search);
+    update({ ...next, type: null, pageSize: null }, { push: true });
+  };
+
+  const summaryColumns = useMemo<DataTableColumn<ConfigSummaryRow>[]>(() => {
+    const keyColumn = (key: string): DataTableColumn<ConfigSummaryRow> => {
+      if (key === 'type')
+        return sumCol.accessor((r) => r.type ?? '', {
+          id: 'type',
+          header: 'Type',
+          cell: ({ row }) => {
+            const type = row.original.type ?? '';
+            const fav = favourites.includes(type);
+            return (
+              <span className="inline-flex items-center gap-2">
+                <button
+                  type="button"
+                  aria-label={fav ? `Unpin ${type}` : `Pin ${type} as favourite`}
+                  aria-pressed={fav}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    toggleFavourite(type);
+                  }}
+                  className="text-gray-300 hover:text-amber-500"
+                >
+                  <Star size={14} aria-hidden className={cn(fav && 'fill-amber-400 text-amber-500')} />
+                </button>
+                <span className="block max-w-72 truncate font-medium text-gray-900" title={type}>
+                  {type}
+                </span>
+              </span>
+            );
+          },
+        });
+      if (key === 'changed')
+        return sumCol.accessor((r) => (r.changed ? 'Changed' : 'Unchanged'), {
+          id: 'changed',
+          header: 'Changed',
+          meta: { className: 'w-32' },
+        });
+      const field = summaryGroupKey(key);
+      // long values (AWS types as providers) are cut so the counts stay in view at 1024 px
+      return sumCol.accessor((r) => String(r[field] ?? ''), {
+        id: field,
+        header: GROUP_HEADERS[key] ?? (key.startsWith('tag:') ? key.slice(4) : key),
+        cell: ({ getValue }) =>
+          getValue() === '' ? (
+            <span className="text-gray-400">(none)</span>
+          ) : (
+            <span
+              className={cn(
+                'block truncate font-medium text-gray-900',
+                key === 'config_class' ? 'max-w-40' : 'max-w-72',
+              )}
+              title={getValue()}
+            >
+              {getValue()}
             </span>
-          );
-        },
-      }),
-      sumCol.accessor('config_class', { header: 'Provider', meta: { className: 'w-40' } }),
+          ),
+      });
+    };
+    return [
+      // grouping by analysis or health answers the group under its counts: the Analysis and Health columns
+      ...groupKeys.filter((key) => key !== 'analysis' && key !== 'health').map(keyColumn),
       sumCol.accessor('count', { header: 'Count', meta: { align: 'right', className: 'w-20' } }),
       sumCol.accessor('health', {
         header: 'Health',
         enableSorting: false,
+        meta: { className: 'whitespace-nowrap' },
         cell: ({ getValue }) => <HealthCounts counts={getValue()} />,
       }),
       sumCol.accessor('analysis', {
         header: 'Analysis',
         enableSorting: false,
-        cell: ({ getValue }) => <AnalysisCounts analysis={getValue()} />,
+        cell: ({ getValue }) =>
+          groupKeys.includes('analysis') && !Object.keys(getValue() ?? {}).length ? (
+            <span className="text-gray-500">No insights</span>
+          ) : (
+            <AnalysisCounts analysis={getValue()} />
+          ),
       }),
       sumCol.accessor('changes', {
         header: 'Changes',
@@ -185,20 +273,21 @@ export function CatalogPage() {
         meta: { align: 'right', className: 'w-28' },
         cell: ({ row }) => <Cost cost1d={row.original.cost_total_1d} cost30d={row.original.cost_total_30d} />,
       }),
-    ],
+    ];
     // eslint-disable-next-line react-hooks/exhaustive-deps -- toggleFavourite only writes storage
-    [favourites],
-  );
+  }, [favourites, groupKeys]);
 
-  const tagKeys = useMemo(
-    () => [...new Set((list.data?.rows ?? []).flatMap((r) => Object.keys(r.tags ?? {})))],
-    [list.data],
-  );
-  const groupOptions = [
+  // any tag of the live items (config_tags), and whatever grouping the URL holds
+  const tagKeys = tagKeyValues.data ?? [];
+  const groupOptions: { value: string; label: string }[] = [
     ...GROUP_BY_OPTIONS,
-    ...tagKeys.filter((k) => `tag:${k}` !== groupBy).map((k) => ({ value: `tag:${k}`, label: `Tag: ${k}` })),
-    ...(groupBy.startsWith('tag:') ? [{ value: groupBy, label: `Tag: ${groupBy.slice(4)}` }] : []),
+    ...tagKeys.map((k) => ({ value: `tag:${k}`, label: `Tag: ${k}` })),
   ];
+  if (!groupOptions.some((o) => o.value === groupBy))
+    groupOptions.push({
+      value: groupBy,
+      label: groupKeys.map((k) => (k.startsWith('tag:') ? `Tag: ${k.slice(4)}` : (GROUP_HEADERS[k] ?? k))).join(', '),
+    });
 
   const listColumns = useMemo<DataTableColumn<ConfigListRow>[]>(
     () => [
@@ -406,11 +495,11 @@ export function CatalogPage() {
           label="Catalog summary"
           columns={summaryColumns}
           data={summaryRows}
-          getRowId={(r) => `${r.config_class}/${r.type}`}
+          getRowId={(r, i) => `${i}:${JSON.stringify(groupKeys.map((k) => r[summaryGroupKey(k)] ?? null))}`}
           isLoading={summary.isFetching}
           enableSorting={false}
           pagination={false}
-          onRowClick={(r) => update({ configType: r.type }, { push: true })}
+          onRowClick={openSummaryRow}
         />
       )}
     </CatalogLayout>
