@@ -1,10 +1,13 @@
 // A real OpenID Connect provider for the tests (the `oidc-provider` package, certified), on a
 // local port: two users with group claims, this console as a confidential client, its own
 // login and consent pages (the package's development interactions: any password is accepted,
-// the login name picks the user). Used by the server tests and the browser test (AUTH=oidc).
+// the login name picks the user). The server tests import it; the browser test runs it as a
+// program (`node --import tsx oidc-provider.ts <console URL>`, packages/web/e2e/server.ts), which
+// prints {issuer, clientId, clientSecret} as one JSON line once it listens.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import Provider from 'oidc-provider';
 
 export interface TestUser {
@@ -94,4 +97,12 @@ export async function startOidcProvider(publicUrl: string): Promise<StartedProvi
     provider,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const op = await startOidcProvider(process.argv[2]);
+  process.stdout.write(
+    `${JSON.stringify({ issuer: op.issuer, clientId: OIDC_CLIENT.id, clientSecret: OIDC_CLIENT.secret })}\n`,
+  );
+  process.on('SIGTERM', () => void op.close().then(() => process.exit(0)));
 }
