@@ -16,8 +16,8 @@ export const whoamiSchema = z.object({
   roles: z.array(z.string()),
   /** resource -> allowed actions, from the matrix in rbac.ts */
   permissions: z.record(z.string(), z.array(z.enum(['read', 'write']))),
-  /** 'none' when AUTH=none switched session handling off */
-  authMode: z.enum(['kratos', 'none']),
+  /** 'none' when AUTH=none switched session handling off; 'oidc' when an OpenID Connect provider signs users in */
+  authMode: z.enum(['kratos', 'none', 'oidc']),
 });
 export type Whoami = z.infer<typeof whoamiSchema>;
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { parseDuration } from '@watchdeck/core';
+import { parseDuration, ROLES, type Role } from '@watchdeck/core';
 import { parseAllowList } from './metrics/access.ts';
 import { DEFAULT_OUTBOUND_DENY, parseCidr } from './http/outbound.ts';
 
@@ -55,7 +55,30 @@ const schema = z.object({
     .default('5s'),
   WATCHDECK_SECRET_KEY: z.string().min(16).optional(),
   // identity and access (auth/README.md)
-  AUTH: z.enum(['kratos', 'none']).default('kratos'),
+  AUTH: z.enum(['kratos', 'none', 'oidc']).default('kratos'),
+  // AUTH=oidc: sign-in through an OpenID Connect provider (auth/README.md "OpenID Connect")
+  WATCHDECK_OIDC_ISSUER: z
+    .url()
+    .refine(
+      (v) => v.startsWith('https://') || isLoopbackUrl(v),
+      'an https URL (plain http only for a provider on this machine: localhost, 127.0.0.1, ::1)',
+    )
+    .optional(),
+  WATCHDECK_OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  WATCHDECK_OIDC_CLIENT_SECRET: z.string().optional(),
+  WATCHDECK_OIDC_SCOPES: z
+    .string()
+    .refine((v) => v.split(/[\s,]+/).includes('openid'), "scopes separated by spaces, including 'openid'")
+    .default('openid email profile'),
+  WATCHDECK_OIDC_ROLE_CLAIM: z.string().trim().min(1).default('groups'),
+  WATCHDECK_OIDC_ROLE_MAP: z
+    .string()
+    .refine(
+      (v) => parseRoleMap(v) !== undefined,
+      `'<claim value>=<role>' pairs separated by commas (or by ';' when values hold commas); roles: ${ROLES.join(', ')}`,
+    )
+    .default(''),
+  WATCHDECK_OIDC_DEFAULT_ROLE: z.enum(ROLES).default('viewer'),
   WATCHDECK_ADMIN_EMAIL: z.string().min(3).default('admin@watchdeck.local'),
   WATCHDECK_ADMIN_PASSWORD: z.string().optional(),
   WATCHDECK_SESSION_TTL: z
@@ -161,6 +184,7 @@ export const SECRET_SETTINGS = [
   'WATCHDECK_ADMIN_PASSWORD',
   'SMTP_URL',
   'WATCHDECK_METRICS_TOKEN',
+  'WATCHDECK_OIDC_CLIENT_SECRET',
 ] as const;
 
 export type Config = {
@@ -198,8 +222,13 @@ export type Config = {
   summaryCacheTtlMs: number;
   /** encrypts connection secrets at rest; unset: a key generated into the data directory */
   secretKey?: string;
-  /** 'none': no sessions, every request acts as the admin system person */
-  authMode: 'kratos' | 'none';
+  /**
+   * 'kratos': the own identity service; 'none': no sessions, every request acts as the admin
+   * system person; 'oidc': sign-in through an OpenID Connect provider (`oidc` below)
+   */
+  authMode: 'kratos' | 'none' | 'oidc';
+  /** AUTH=oidc only: the provider, this console's client and how claims become roles */
+  oidc?: OidcSettings;
   adminEmail: string;
   /** unset: the first-run admin gets a generated password, printed once to the log */
   adminPassword?: string;
@@ -245,6 +274,77 @@ export type Config = {
   /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
   metrics: { enabled: boolean; token?: string; allow: string[]; checkLabelKeys: number };
 };
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  /** unset: a public client (PKCE only, no client authentication) */
+  clientSecret?: string;
+  scopes: string[];
+  /** the claim holding groups or roles; a dotted path reaches into objects (realm_access.roles) */
+  roleClaim: string;
+  /** claim value -> the roles it grants */
+  roleMap: Record<string, Role[]>;
+  /** the role of a user none of whose claim values is mapped */
+  defaultRole: Role;
+  /** where the provider sends the browser back: <WATCHDECK_PUBLIC_URL>/api/auth/oidc/callback */
+  redirectUri: string;
+  /** where the provider's logout sends the browser: <WATCHDECK_PUBLIC_URL>/login */
+  postLogoutRedirectUri: string;
+}
+
+function isLoopbackUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 'admins=admin,ops=editor' -> {admins: ['admin'], ops: ['editor']}; undefined when malformed.
+ * Values such as LDAP DNs hold commas and '=', so ';' separates the pairs when present and each
+ * pair splits at its last '=' (role names have none).
+ */
+export function parseRoleMap(text: string): Record<string, Role[]> | undefined {
+  const out: Record<string, Role[]> = {};
+  for (const part of text.split(text.includes(';') ? ';' : ',')) {
+    const item = part.trim();
+    if (!item) continue;
+    const eq = item.lastIndexOf('=');
+    if (eq < 1) return undefined;
+    const value = item.slice(0, eq).trim();
+    const role = item.slice(eq + 1).trim() as Role;
+    if (!value || !(ROLES as readonly string[]).includes(role)) return undefined;
+    const roles = (out[value] ??= []);
+    if (!roles.includes(role)) roles.push(role);
+  }
+  return out;
+}
+
+/** AUTH=oidc needs its provider, its client and a fixed public address for the callback. */
+function oidcSettings(e: z.infer<typeof schema>): OidcSettings | undefined {
+  if (e.AUTH !== 'oidc') return undefined;
+  const missing = [
+    !e.WATCHDECK_OIDC_ISSUER && 'WATCHDECK_OIDC_ISSUER (the provider address)',
+    !e.WATCHDECK_OIDC_CLIENT_ID && "WATCHDECK_OIDC_CLIENT_ID (this console's client id at the provider)",
+    !e.WATCHDECK_PUBLIC_URL && 'WATCHDECK_PUBLIC_URL (the callback address registered at the provider derives from it)',
+  ].filter(Boolean);
+  if (missing.length) throw new Error(`invalid configuration: AUTH=oidc needs ${missing.join(', ')}`);
+  const base = e.WATCHDECK_PUBLIC_URL!.replace(/\/+$/, '');
+  return {
+    issuer: e.WATCHDECK_OIDC_ISSUER!,
+    clientId: e.WATCHDECK_OIDC_CLIENT_ID!,
+    clientSecret: e.WATCHDECK_OIDC_CLIENT_SECRET || undefined,
+    scopes: [...new Set(e.WATCHDECK_OIDC_SCOPES.split(/[\s,]+/).filter(Boolean))],
+    roleClaim: e.WATCHDECK_OIDC_ROLE_CLAIM,
+    roleMap: parseRoleMap(e.WATCHDECK_OIDC_ROLE_MAP)!,
+    defaultRole: e.WATCHDECK_OIDC_DEFAULT_ROLE,
+    redirectUri: `${base}/api/auth/oidc/callback`,
+    postLogoutRedirectUri: `${base}/login`,
+  };
+}
 
 /** Names proxy-addr understands besides addresses and CIDRs. */
 const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -361,6 +461,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     summaryCacheTtlMs: e.WATCHDECK_SUMMARY_CACHE_TTL.trim() === '0' ? 0 : parseDuration(e.WATCHDECK_SUMMARY_CACHE_TTL)!,
     secretKey: e.WATCHDECK_SECRET_KEY,
     authMode: e.AUTH,
+    oidc: oidcSettings(e),
     adminEmail: e.WATCHDECK_ADMIN_EMAIL,
     adminPassword: e.WATCHDECK_ADMIN_PASSWORD || undefined,
     sessionTtlMs: parseDuration(e.WATCHDECK_SESSION_TTL)!,

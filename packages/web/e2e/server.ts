@@ -15,7 +15,7 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -27,7 +27,8 @@ async function freePort(): Promise<number> {
 }
 
 export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<StartedServer> {
-  const port = await freePort();
+  // a given PORT is kept: an OpenID Connect provider registers the console's address before it starts
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'watchdeck-e2e-'));
   // The server gets its own copy of the built web app: another `npm run build` in the same
   // checkout (other suites, other people) empties dist/ and would pull pages from under a test.
@@ -101,4 +102,41 @@ export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<StartedS
     await new Promise((r) => setTimeout(r, 250));
   }
   return { baseUrl, databaseUrl: fullEnv.DATABASE_URL, stop };
+}
+
+export interface StartedOidcProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real OpenID Connect provider (oidc-provider; users alice, in group wd-admins, and bob) for a
+ * console at `publicUrl`, run as its own process from the server tests' support file.
+ */
+export async function startOidcProvider(publicUrl: string): Promise<StartedOidcProvider> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'packages/server/test/support/oidc-provider.ts', publicUrl],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  };
+  const first = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += String(chunk);
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(out.slice(0, nl));
+    });
+    child.once('exit', (code) => reject(new Error(`the OpenID Connect provider exited with ${code}`)));
+  });
+  return { ...(JSON.parse(first) as Omit<StartedOidcProvider, 'stop'>), stop };
 }

@@ -20,7 +20,8 @@ export async function ensureFirstAdmin(
   log: FastifyBaseLogger,
   print: (text: string) => void = (text) => void process.stdout.write(text),
 ): Promise<'created' | 'exists' | 'skipped'> {
-  if (config.authMode === 'none') return 'skipped';
+  // AUTH=oidc: administrators come from the provider's claims (WATCHDECK_OIDC_ROLE_MAP)
+  if (config.authMode !== 'kratos') return 'skipped';
   if (config.adminPassword) {
     const problem = passwordPolicyViolation(config.adminPassword);
     if (problem) throw new Error(`WATCHDECK_ADMIN_PASSWORD: ${problem}`);

@@ -23,7 +23,7 @@ export interface Identity {
   updated_at: string;
 }
 
-export type CredentialType = 'password' | 'totp' | 'lookup_secret' | 'webauthn';
+export type CredentialType = 'password' | 'totp' | 'lookup_secret' | 'webauthn' | 'oidc';
 
 const IDENTITY_COLUMNS = `i.id, i.schema_id, i.state, i.state_changed_at, i.traits, i.verified_at, i.created_at, i.updated_at`;
 

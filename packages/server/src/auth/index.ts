@@ -12,6 +12,7 @@ import { ensureSystemPerson, memoCaller, type Caller } from './caller.ts';
 import type { AuthContext } from './context.ts';
 import { createGuard, PUBLIC, SIGNED_IN, type RouteAuth } from './guard.ts';
 import { noneProvider } from './none-provider.ts';
+import { oidcProvider } from './oidc-provider.ts';
 import { ownProvider } from './own-provider.ts';
 import type { IdentityProvider } from './provider.ts';
 import { pruneExpired } from './sessions.ts';
@@ -88,7 +89,8 @@ export async function registerAuth(
     box,
   };
   await sealPlainTotpSecrets(db, box, app.log);
-  const provider = config.authMode === 'none' ? noneProvider() : ownProvider(ctx);
+  const provider =
+    config.authMode === 'none' ? noneProvider() : config.authMode === 'oidc' ? oidcProvider(ctx) : ownProvider(ctx);
   if (config.authMode === 'none') {
     await ensureSystemPerson(db);
     app.log.warn('AUTH=none: sign-in is off and every request acts as an administrator');
@@ -168,7 +170,9 @@ export async function registerAuth(
     });
 
     typed(identity).post('/api/auth/logout', { config: PUBLIC, schema: noInput }, async (req, reply) => {
-      await provider.logout(req, reply);
+      const next = await provider.logout(req, reply);
+      // AUTH=oidc: the provider's logout page ends its session too; the browser goes there next
+      if (next) return reply.code(200).send({ redirect_browser_to: next });
       return reply.code(204).send();
     });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import type { Queryable } from '../db/index.ts';
 import type { AuthContext } from './context.ts';
 import { effectiveRoles } from '@watchdeck/core';
 import type { Caller } from './caller.ts';
@@ -149,13 +150,17 @@ export function ownProvider(ctx: AuthContext): IdentityProvider {
       return wantsHtml(req) ? reply.redirect(returnTo, 303) : reply.code(204).send();
     });
 
-    // Stored flow errors for the error page (also under the Kratos path).
-    const errorById = async (id: unknown, reply: FastifyReply) => {
-      const found = isUuid(id) ? await loadFlowError(db, id) : undefined;
-      if (!found) return reply.code(404).send({ message: 'flow error not found' });
-      return found;
-    };
-    app.get('/api/auth/errors/:id', async (req, reply) => errorById((req.params as { id: string }).id, reply));
-    app.get('/api/auth/self-service/errors', async (req, reply) => errorById((req.query as { id?: string }).id, reply));
+    errorRoutes(app, db);
   }
+}
+
+/** Stored flow errors for the error page (also under the Kratos path); the OIDC provider's too. */
+export function errorRoutes(app: FastifyInstance, db: Queryable) {
+  const errorById = async (id: unknown, reply: FastifyReply) => {
+    const found = isUuid(id) ? await loadFlowError(db, id) : undefined;
+    if (!found) return reply.code(404).send({ message: 'flow error not found' });
+    return found;
+  };
+  app.get('/api/auth/errors/:id', async (req, reply) => errorById((req.params as { id: string }).id, reply));
+  app.get('/api/auth/self-service/errors', async (req, reply) => errorById((req.query as { id?: string }).id, reply));
 }

@@ -45,14 +45,16 @@ export function UserMenu() {
   const withSessions = whoami.authMode !== 'none';
 
   const signOut = async () => {
+    let next: { redirect_browser_to?: string } | undefined;
     try {
-      await apiPost('/auth/logout', undefined, { skipAuthRedirect: true });
+      next = await apiPost('/auth/logout', undefined, { skipAuthRedirect: true });
     } catch (err) {
       toastError(err);
       return;
     }
     queryClient.clear();
-    window.location.assign('/login');
+    // AUTH=oidc: the provider's logout page ends its session too, then comes back to /login
+    window.location.assign(next?.redirect_browser_to ?? '/login');
   };
 
   return (

@@ -45,6 +45,16 @@ export function ProfileSettingsPage() {
             'info',
           )}
         />
+      ) : whoami.authMode === 'oidc' ? (
+        <>
+          <FlowMessages
+            messages={noticeText(
+              'Your name, email address, password and second factors are managed by your sign-in provider.',
+              'info',
+            )}
+          />
+          <AccessTokensSection />
+        </>
       ) : (
         <>
           <SettingsFlow />
