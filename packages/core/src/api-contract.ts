@@ -18,6 +18,9 @@ export const whoamiSchema = z.object({
   permissions: z.record(z.string(), z.array(z.enum(['read', 'write']))),
   /** 'none' when AUTH=none switched session handling off */
   authMode: z.enum(['kratos', 'none']),
+  /** hosted mode, on an organisation's backend: its slug and the backend's URL */
+  organization: z.string().optional(),
+  backendUrl: z.string().optional(),
 });
 export type Whoami = z.infer<typeof whoamiSchema>;
 

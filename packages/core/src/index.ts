@@ -20,3 +20,4 @@ export * from './notifications.ts';
 export * from './topology-spec.ts';
 export * from './logs.ts';
 export * from './agents.ts';
+export * from './organizations.ts';
