@@ -21,6 +21,8 @@ export const whoamiSchema = z.object({
   /** hosted mode, on an organisation's backend: its slug and the backend's URL */
   organization: z.string().optional(),
   backendUrl: z.string().optional(),
+  /** hosted mode, on the root backend: the caller picks an organisation (its backend has the data) */
+  hosted: z.boolean().optional(),
 });
 export type Whoami = z.infer<typeof whoamiSchema>;
 

@@ -190,6 +190,7 @@ export async function registerAuth(
                 backendUrl: publicBase(req, config) + config.organization.prefix,
               }
             : {}),
+          ...(config.hosted.enabled ? { hosted: true } : {}),
         };
       },
     );
