@@ -133,6 +133,9 @@ export class Backends {
     this.live.delete(slug);
     const b = await p.catch(() => undefined);
     if (!b) return;
+    // requests handed to it finish first (its app is not listening: close() does not wait for them)
+    const deadline = Date.now() + this.deps.config.shutdownTimeoutMs;
+    while (b.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await b.app.close().catch((err) => this.deps.log.warn({ err, organization: slug }, 'closing a backend failed'));
     await b.db.close().catch(() => {});
   }

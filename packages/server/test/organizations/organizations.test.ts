@@ -19,6 +19,15 @@ import { Browser } from '../auth/support.ts';
 const adminUrl = process.env.TEST_DATABASE_URL;
 const PASSWORD = 'organisations passphrase';
 
+describe('hosted mode settings', () => {
+  it('refuses to start on PGlite and with AUTH=none', () => {
+    expect(() => loadConfig({ WATCHDECK_HOSTED: 'true' })).toThrow(/needs PostgreSQL/);
+    expect(() => loadConfig({ WATCHDECK_HOSTED: 'true', DATABASE_URL: 'postgres://x/y', AUTH: 'none' })).toThrow(
+      /signed-in callers/,
+    );
+  });
+});
+
 describe.skipIf(!adminUrl)('organisations (pg)', () => {
   const dbName = `watchdeck_test_${randomBytes(6).toString('hex')}`;
   let url: string;
@@ -81,13 +90,6 @@ describe.skipIf(!adminUrl)('organisations (pg)', () => {
     await app?.close();
     await db?.close();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  });
-
-  it('refuses to start on PGlite and with AUTH=none', () => {
-    expect(() => loadConfig({ WATCHDECK_HOSTED: 'true' })).toThrow(/needs PostgreSQL/);
-    expect(() => loadConfig({ WATCHDECK_HOSTED: 'true', DATABASE_URL: 'postgres://x/y', AUTH: 'none' })).toThrow(
-      /signed-in callers/,
-    );
   });
 
   it('answers 404 on whoami while provisioning, then the organisation, its slug and backend URL', async () => {
