@@ -109,7 +109,7 @@ const schema = z.object({
   // hosted mode: organisations, each in a PostgreSQL schema of its own (organizations/README.md)
   WATCHDECK_HOSTED: z.enum(['true', 'false']).default('false'),
   WATCHDECK_HOSTED_ORG_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(3),
-  WATCHDECK_HOSTED_MAX_ORGS: z.coerce.number().int().min(1).max(10000).default(50),
+  WATCHDECK_HOSTED_MAX_ORGS: z.coerce.number().int().min(1).max(10000).default(20),
   WATCHDECK_HOSTED_TOKEN_TTL: z
     .string()
     .refine((v) => (parseDuration(v) ?? 0) > 0, 'a duration such as 12h')
