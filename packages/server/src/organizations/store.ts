@@ -17,7 +17,7 @@ export interface OrganizationRow {
 }
 
 /** 'acme-prod' -> 'org_acme_prod': slugs hold no underscore, so two slugs never share a schema. */
-export const schemaOf = (slug: string) => `org_${slug.replace(/-/g, '_')}`;
+const schemaOf = (slug: string) => `org_${slug.replace(/-/g, '_')}`;
 
 /** A slug from a name: 'Acme Prod!' -> 'acme-prod'; '' when nothing usable is left. */
 export function slugify(name: string): string {

@@ -4,6 +4,7 @@ import { Navigate, useLocation } from 'react-router';
 import { whoamiSchema } from '@watchdeck/core';
 import { ApiError, apiRequest } from '#web/lib/http.ts';
 import { clearBackend, currentBackend } from '#web/lib/backend.ts';
+import { whoamiQuery } from '#web/lib/session.tsx';
 import { FullPageError, FullPageLoader } from '#web/components/ui/full-page-state.tsx';
 import { OrganizationPicker } from './organization-picker.tsx';
 import { ProvisioningWait } from './provisioning-wait.tsx';
@@ -21,18 +22,22 @@ const provisioning = (err: unknown) => err instanceof ApiError && (err.status ==
 export function HostedGate({ children }: { children: ReactNode }) {
   const backend = currentBackend();
   const { pathname } = useLocation();
+  // No organisation chosen: the session loader's own whoami (one request, shared), and nothing
+  // waits for it here: only its `hosted` turns the app into the picker. Own identity mode and
+  // AUTH=none load exactly as before.
+  const root = useQuery({ ...whoamiQuery, enabled: !backend });
   const whoami = useQuery({
     queryKey: ['organizations', 'whoami', backend?.slug ?? null],
     queryFn: async ({ signal }) =>
       whoamiSchema.parse(await apiRequest<unknown>('/auth/whoami', { signal, skipAuthRedirect: true })),
+    enabled: !!backend,
     retry: false,
-    refetchInterval: (q) => (backend && provisioning(q.state.error) ? POLL_MS : false),
+    refetchInterval: (q) => (provisioning(q.state.error) ? POLL_MS : false),
   });
 
+  if (!backend) return root.data?.hosted ? <OrganizationPicker /> : <>{children}</>;
   if (whoami.isPending) return <FullPageLoader />;
   if (whoami.error) {
-    // signed out, or the root backend failing: the session loader handles it as always
-    if (!backend) return <>{children}</>;
     if (whoami.error instanceof ApiError && whoami.error.status === 401) {
       // the organisation's token is no longer valid: this origin decides again
       clearBackend();
@@ -48,7 +53,6 @@ export function HostedGate({ children }: { children: ReactNode }) {
       />
     );
   }
-  if (!backend && whoami.data.hosted) return <OrganizationPicker />;
   if (pathname === SWITCHED_PATH) return <Navigate to="/" replace />;
   return <>{children}</>;
 }
