@@ -212,6 +212,24 @@ describe.skipIf(!adminUrl)('organisations (pg)', () => {
     expect((await adaB.post('/api/organizations/acme/invites', { email: 'bob@orgs.test' })).status).toBe(409);
   });
 
+  it('runs each organisation’s engines in its own schema, under this process’s lease', async () => {
+    // the sweep (every 20 s) leases ready organisations and starts their engines
+    const leased = async () =>
+      (
+        await db.query<{ slug: string }>(
+          `SELECT slug FROM watchdeck_control.organizations WHERE engines_process IS NOT NULL ORDER BY slug`,
+        )
+      ).rows.map((r) => r.slug);
+    await expect.poll(leased, { timeout: 60_000, interval: 500 }).toEqual(['acme', 'beta']);
+    // each engine process row lives in its organisation's schema (started right after the lease)
+    for (const schema of ['org_acme', 'org_beta']) {
+      const count = async () => (await db.query(`SELECT 1 FROM ${schema}.engine_processes`)).rows.length;
+      await expect.poll(count, { timeout: 30_000, interval: 250, message: schema }).toBe(1);
+    }
+    // the root backend's engines are main.ts's to start (not started in this test)
+    expect((await db.query(`SELECT 1 FROM public.engine_processes`)).rows).toEqual([]);
+  }, 90_000);
+
   it('signed out: the control plane answers 401', async () => {
     expect((await new Browser(base).get('/api/organizations')).status).toBe(401);
     expect((await new Browser(base).post('/api/organizations', { name: 'x' })).status).toBe(401);
