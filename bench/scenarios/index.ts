@@ -23,6 +23,7 @@ import { topologyPageRender } from './topology-page-render.ts';
 import { topologyFlatListing, topologyRootListing } from './topology-listing.ts';
 import { logsFileSearch } from './logs-file-search.ts';
 import { kubeApplyAndList } from './kube.ts';
+import { organizationsScale } from './organizations.ts';
 
 export interface Scenario {
   name: string;
@@ -62,4 +63,5 @@ export const scenarios: Scenario[] = [
   logsFileSearch,
   kubeApplyAndList,
   agentPush,
+  organizationsScale,
 ];

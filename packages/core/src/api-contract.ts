@@ -18,6 +18,11 @@ export const whoamiSchema = z.object({
   permissions: z.record(z.string(), z.array(z.enum(['read', 'write']))),
   /** 'none' when AUTH=none switched session handling off; 'oidc' when an OpenID Connect provider signs users in */
   authMode: z.enum(['kratos', 'none', 'oidc']),
+  /** hosted mode, on an organisation's backend: its slug and the backend's URL */
+  organization: z.string().optional(),
+  backendUrl: z.string().optional(),
+  /** hosted mode, on the root backend: the caller picks an organisation (its backend has the data) */
+  hosted: z.boolean().optional(),
 });
 export type Whoami = z.infer<typeof whoamiSchema>;
 

@@ -21,3 +21,4 @@ export * from './topology-spec.ts';
 export * from './logs.ts';
 export * from './agents.ts';
 export * from './playbook-sources.ts';
+export * from './organizations.ts';

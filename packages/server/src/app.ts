@@ -36,6 +36,7 @@ import { createSandbox, type Sandbox } from './sandbox/index.ts';
 import { registerKube } from './kube/index.ts';
 import { createMetrics, metricsRoutes, openApiRoutes, registerProbes } from './metrics/index.ts';
 import { setOutboundDeny } from './http/outbound.ts';
+import { registerOrganizations } from './organizations/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -249,6 +250,15 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
 
   await registerSettings(app, { db });
 
+  // hosted mode: the organisations, each served under /org/{slug} by this same app built on its
+  // own schema (organizations/README.md)
+  if (config.hosted.enabled)
+    await registerOrganizations(app, {
+      config,
+      db,
+      build: (orgConfig, orgDb) => buildApp({ config: orgConfig, db: orgDb, logStream }),
+    });
+
   // What writing a table does besides the SQL, in the words of the area that owns it: checks
   // before the statement, effects after the commit (pgrest/write-pipeline.ts). /api/db and the
   // Kubernetes-style API (kube/) run the same list, so a write is judged alike either way.
@@ -294,7 +304,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   });
 
   const webDir = config.webDir ? resolve(config.webDir) : defaultWebDir;
-  if (existsSync(join(webDir, 'index.html'))) {
+  // an organisation's backend serves the API only: the web app comes from the root backend
+  if (!config.organization && existsSync(join(webDir, 'index.html'))) {
     await app.register(fastifyStatic, { root: webDir, wildcard: false });
     // The SPA owns every other path: deep links load index.html, unknown /api paths stay 404.
     app.setNotFoundHandler((req, reply) => {

@@ -165,6 +165,14 @@ const schema = z.object({
       'comma-separated absolute directories, e.g. /srv/playbooks,/opt/runbooks',
     )
     .default(''),
+  // hosted mode: organisations, each in a PostgreSQL schema of its own (organizations/README.md)
+  WATCHDECK_HOSTED: z.enum(['true', 'false']).default('false'),
+  WATCHDECK_HOSTED_ORG_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(3),
+  WATCHDECK_HOSTED_MAX_ORGS: z.coerce.number().int().min(1).max(10000).default(20),
+  WATCHDECK_HOSTED_TOKEN_TTL: z
+    .string()
+    .refine((v) => (parseDuration(v) ?? 0) > 0, 'a duration such as 12h')
+    .default('12h'),
   WATCHDECK_FRAME_ANCESTORS: z
     .string()
     .trim()
@@ -271,6 +279,14 @@ export type Config = {
   logRoots: string[];
   /** directories playbook sources may read besides <dataDir>/playbooks (WATCHDECK_PLAYBOOK_ROOTS) */
   playbookRoots: string[];
+  /**
+   * Hosted mode (WATCHDECK_HOSTED): organisations on this PostgreSQL, each served under
+   * /org/{slug}; the connections each organisation's backend keeps, how many backends one process
+   * keeps open, how long a switch's bearer token lives.
+   */
+  hosted: { enabled: boolean; orgPoolSize: number; maxOrgs: number; tokenTtlMs: number };
+  /** set on an organisation's own backend (never from the environment): its slug and URL prefix */
+  organization?: { slug: string; prefix: string };
   /** GET /metrics: a bearer token that lets any address scrape, the addresses that need none */
   metrics: { enabled: boolean; token?: string; allow: string[]; checkLabelKeys: number };
 };
@@ -434,6 +450,14 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration: ${msg}`);
   }
   const e = parsed.data;
+  if (e.WATCHDECK_HOSTED === 'true' && !e.DATABASE_URL)
+    throw new Error(
+      'invalid configuration: WATCHDECK_HOSTED=true needs PostgreSQL (set DATABASE_URL): each organisation gets a schema of its own, which the embedded PGlite database cannot serve',
+    );
+  if (e.WATCHDECK_HOSTED === 'true' && e.AUTH === 'none')
+    throw new Error(
+      'invalid configuration: WATCHDECK_HOSTED=true needs signed-in callers (AUTH=none makes everyone an administrator of every organisation)',
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -506,6 +530,12 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
     playbookRoots: e.WATCHDECK_PLAYBOOK_ROOTS.split(',')
       .map((p) => p.trim())
       .filter(Boolean),
+    hosted: {
+      enabled: e.WATCHDECK_HOSTED === 'true',
+      orgPoolSize: e.WATCHDECK_HOSTED_ORG_POOL_SIZE,
+      maxOrgs: e.WATCHDECK_HOSTED_MAX_ORGS,
+      tokenTtlMs: parseDuration(e.WATCHDECK_HOSTED_TOKEN_TTL)!,
+    },
     metrics: {
       enabled: e.WATCHDECK_METRICS === 'true',
       token: e.WATCHDECK_METRICS_TOKEN || undefined,

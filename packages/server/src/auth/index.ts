@@ -20,6 +20,7 @@ import { sealPlainTotpSecrets, type SecretSealer } from './secrets-at-rest.ts';
 import { callerFromToken, tokenRoutes } from './tokens.ts';
 import { userRoutes } from './users.ts';
 import { noInput, noReadInput, typed } from '../http/validation.ts';
+import { publicBase } from './http.ts';
 
 export { needs, notFoundBody, PUBLIC, SIGNED_IN } from './guard.ts';
 export { registerBrowserProtections } from './browser-protections.ts';
@@ -186,6 +187,14 @@ export async function registerAuth(
           roles: c.roles,
           permissions: permissionsOf(c.roles),
           authMode: provider.mode,
+          // an organisation's backend (hosted mode, organizations/): which one, and where it answers
+          ...(config.organization
+            ? {
+                organization: config.organization.slug,
+                backendUrl: publicBase(req, config) + config.organization.prefix,
+              }
+            : {}),
+          ...(config.hosted.enabled ? { hosted: true } : {}),
         };
       },
     );

@@ -17,12 +17,16 @@ export async function openDb(opts: {
   /** PostgreSQL only (PGlite cannot interrupt a statement): see pg-driver.ts */
   statementTimeoutMs?: number;
   onError?: (err: Error) => void;
+  /** PostgreSQL only: the schema names resolve in (pg-driver.ts) */
+  searchPath?: string;
 }): Promise<Db> {
   if (opts.databaseUrl)
     return createPgDb(opts.databaseUrl, opts.poolSize, {
       statementTimeoutMs: opts.statementTimeoutMs,
       onError: opts.onError,
+      searchPath: opts.searchPath,
     });
+  if (opts.searchPath) throw new Error('a search path needs PostgreSQL (DATABASE_URL)');
   if (!opts.dataDir || opts.dataDir === 'memory://') return createPgliteDb();
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const db = await createPgliteDb(opts.dataDir);

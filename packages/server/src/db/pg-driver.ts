@@ -79,6 +79,12 @@ export interface PgDbOptions {
   statementTimeoutMs?: number;
   /** told about a connection that failed while nobody was using it (the pool drops it) */
   onError?: (err: Error) => void;
+  /**
+   * The one schema every connection of the pool resolves names in (hosted mode: an organisation's
+   * schema, organizations/README.md). Set at connection start-up, so no statement runs before it.
+   * Lowercase letters, digits and underscores only.
+   */
+  searchPath?: string;
 }
 
 /** How long a read waits before its one retry on a new connection (a restart needs a moment). */
@@ -86,9 +92,12 @@ const RETRY_DELAY_MS = 200;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createPgDb(connectionString: string, max = 20, opts: PgDbOptions = {}): Db {
+  if (opts.searchPath !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.searchPath))
+    throw new Error(`invalid search path schema: ${opts.searchPath}`);
   const pool = new pg.Pool({
     connectionString,
     max,
+    ...(opts.searchPath ? { options: `-c search_path=${opts.searchPath}` } : {}),
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   });
   // Every client listens for errors for its whole life. node-postgres emits 'error' on a client

@@ -10,6 +10,7 @@ import { RouteGuard } from './route-guard.tsx';
 import { FEATURE_ROUTES, isRegisteredPath } from './routes.ts';
 import { homePath } from './navigation.ts';
 import { FullPageLoader } from '../components/ui/full-page-state.tsx';
+import { HostedGate } from '../features/organizations/components/hosted-gate.tsx';
 
 /**
  * Account pages are public (no session needed), so they sit outside the session and the shell:
@@ -53,11 +54,14 @@ function HomeRedirect() {
   return <Navigate to={homePath({ isRegistered: isRegisteredPath, session })} replace />;
 }
 
+/** Hosted mode picks the organisation (and its backend) before the session loads; otherwise a pass-through. */
 function SessionLayout() {
   return (
-    <SessionProvider>
-      <Outlet />
-    </SessionProvider>
+    <HostedGate>
+      <SessionProvider>
+        <Outlet />
+      </SessionProvider>
+    </HostedGate>
   );
 }
 

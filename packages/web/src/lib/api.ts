@@ -1,10 +1,18 @@
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { ApiError, errorMessage, fetchWithAuth } from './http.ts';
+import { currentBackend } from './backend.ts';
 
 export { apiGet } from './http.ts';
 
-/** The /api/db client: PostgREST's URL language against our own engine. */
-export const db = new PostgrestClient(`${window.location.origin}/api/db`, { fetch: fetchWithAuth });
+/**
+ * The /api/db client: PostgREST's URL language against our own engine; in hosted mode the
+ * organisation's backend with its bearer token (lib/backend.ts).
+ */
+const backend = currentBackend();
+export const db = new PostgrestClient(`${backend?.url ?? window.location.origin}/api/db`, {
+  fetch: fetchWithAuth,
+  ...(backend ? { headers: { Authorization: `Bearer ${backend.token}` } } : {}),
+});
 
 interface DbResult<T> {
   data: T | null;

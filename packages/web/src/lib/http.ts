@@ -1,3 +1,5 @@
+import { clearBackend, currentBackend, routed } from './backend.ts';
+
 /**
  * The HTTP client for the JSON routes under /api (everything except /api/db, which goes through
  * the PostgREST client in api.ts). Failures become an ApiError whose message is the one the seeds
@@ -105,6 +107,13 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
 }
 
 function handleUnauthorized(): void {
+  // hosted mode: the organisation's token ran out or was revoked; this origin decides again
+  // (sign in, or the organisation picker)
+  if (currentBackend()) {
+    clearBackend();
+    window.location.assign('/');
+    return;
+  }
   unauthorizedHandler();
 }
 
@@ -132,7 +141,9 @@ async function readBody(res: Response): Promise<unknown> {
  */
 export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const { body, signal, timeoutMs = DEFAULT_TIMEOUT_MS, skipAuthRedirect, headers, ...init } = opts;
-  const url = /^https?:\/\//.test(path) || path.startsWith('/api/') ? path : `/api${path}`;
+  // hosted mode: /api/... goes to the organisation's backend with its token (lib/backend.ts)
+  const target = routed(/^https?:\/\//.test(path) || path.startsWith('/api/') ? path : `/api${path}`);
+  const url = target.url;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -149,6 +160,7 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
       ...init,
       headers: {
         Accept: 'application/json',
+        ...target.headers,
         ...(hasBody && !(body instanceof FormData) ? { 'Content-Type': 'application/json' } : {}),
         ...(headers as Record<string, string> | undefined),
       },

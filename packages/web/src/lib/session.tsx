@@ -17,7 +17,7 @@ import { ApiError, apiRequest } from './http.ts';
 import { FullPageLoader, FullPageError } from '../components/ui/full-page-state.tsx';
 
 /** GET /api/auth/whoami: roles are loaded fresh (no caching), so it is never considered fresh. */
-const whoamiQuery = queryOptions({
+export const whoamiQuery = queryOptions({
   queryKey: ['session', 'whoami'],
   queryFn: async ({ signal }) =>
     whoamiSchema.parse(await apiRequest<unknown>('/auth/whoami', { signal, skipAuthRedirect: true })),

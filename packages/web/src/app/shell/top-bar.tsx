@@ -14,6 +14,11 @@ import {
 import { useLinkTo } from '#web/lib/known-routes.tsx';
 import { navItemFor } from '../navigation.ts';
 import { UserMenu } from './user-menu.tsx';
+import { useSession } from '#web/lib/session.tsx';
+import {
+  HostedUserButton,
+  OrganizationSwitcher,
+} from '#web/features/organizations/components/organization-switcher.tsx';
 
 const iconButton =
   'inline-flex h-9 w-9 items-center justify-center rounded-md text-gray-500 hover:bg-gray-100 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-600';
@@ -36,6 +41,8 @@ export function TopBar() {
   const fetching = useIsFetching() > 0;
   // the bell shows once the notifications screen exists
   const notifications = useLinkTo()('/notifications');
+  // hosted mode (an organisation's backend answered whoami): the switcher and the user button
+  const hosted = !!useSession().whoami.organization;
   return (
     // at least 56 px; taller when a page's controls wrap onto a second line (narrow windows)
     <header className="flex min-h-14 shrink-0 items-center justify-between gap-4 border-b border-gray-200 bg-white px-4 py-2 sm:px-6">
@@ -72,7 +79,14 @@ export function TopBar() {
           </DropdownMenuContent>
         </DropdownMenu>
         <div className="mx-1.5 h-6 w-px bg-gray-200" aria-hidden />
-        <UserMenu />
+        {hosted ? (
+          <>
+            <OrganizationSwitcher />
+            <HostedUserButton />
+          </>
+        ) : (
+          <UserMenu />
+        )}
       </div>
     </header>
   );

@@ -1,0 +1,147 @@
+/**
+ * The organisations' backends in this process: the app built again on a pool whose search_path is
+ * the organisation's schema, opened on first use and kept up to WATCHDECK_HOSTED_MAX_ORGS (the
+ * least recently used idle one is closed to make room). A backend whose engines lease this process
+ * holds (leaseEngines) runs the scheduler and event queue as well; the others only answer HTTP.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { openDb, type Db } from '../db/index.ts';
+import type { Config } from '../config.ts';
+import { findOrganization } from './store.ts';
+
+export interface Backend {
+  slug: string;
+  app: FastifyInstance;
+  db: Db;
+  /** requests being answered (a backend is closed only when idle) */
+  inFlight: number;
+  lastUsed: number;
+  enginesRunning: boolean;
+}
+
+/** Builds an organisation's app: buildApp with the organisation's configuration (app.ts). */
+export type BuildOrgApp = (config: Config, db: Db) => Promise<FastifyInstance>;
+
+export const PREFIX = '/org/';
+
+export class Backends {
+  private readonly live = new Map<string, Promise<Backend>>();
+  private closed = false;
+
+  constructor(
+    private readonly deps: {
+      config: Config;
+      /** the root backend's pool: the control plane's tables */
+      control: Db;
+      build: BuildOrgApp;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  /** The ready organisation's backend, opened if needed; undefined while provisioning or unknown. */
+  async get(slug: string): Promise<Backend | undefined> {
+    const open = this.live.get(slug);
+    if (open) {
+      const b = await open;
+      b.lastUsed = Date.now();
+      return b;
+    }
+    if (this.closed) return undefined;
+    const org = await findOrganization(this.deps.control, slug);
+    if (!org || org.status !== 'ready') return undefined;
+    // checked again after the await: two requests may have raced here
+    let pending = this.live.get(slug);
+    if (!pending) {
+      pending = this.open(slug, org.schema_name);
+      this.live.set(slug, pending);
+      pending.catch(() => this.live.delete(slug));
+      void this.makeRoom();
+    }
+    return pending;
+  }
+
+  /** The slugs whose backend is open here. */
+  openSlugs(): string[] {
+    return [...this.live.keys()];
+  }
+
+  /** Starts (or stops, by closing the backend) the engines of the organisations leased to this process. */
+  async runEnginesOf(leased: Set<string>): Promise<void> {
+    for (const slug of leased) {
+      const b = await this.get(slug).catch((err) => {
+        this.deps.log.warn({ err, organization: slug }, 'organizations: opening a backend failed');
+        return undefined;
+      });
+      if (b && !b.enginesRunning) {
+        b.enginesRunning = true;
+        await b.app.engines.start();
+      }
+    }
+    for (const [slug, p] of this.live) {
+      const b = await p.catch(() => undefined);
+      // a lease lost (another process took it over after a pause here): its engines stop
+      if (b?.enginesRunning && !leased.has(slug)) await this.closeOne(slug);
+    }
+  }
+
+  private async open(slug: string, schema: string): Promise<Backend> {
+    const { config } = this.deps;
+    const db = await openDb({
+      databaseUrl: config.databaseUrl,
+      poolSize: config.hosted.orgPoolSize,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+      searchPath: schema,
+      onError: (err) =>
+        this.deps.log.warn({ err: { message: err.message }, organization: slug }, 'database connection lost'),
+    });
+    try {
+      const orgConfig: Config = {
+        ...config,
+        // an organisation's backend serves no organisations of its own, no demo and no web files
+        hosted: { ...config.hosted, enabled: false },
+        organization: { slug, prefix: PREFIX + slug },
+        demoData: false,
+        dbPoolSize: config.hosted.orgPoolSize,
+        // one registry per process: the root backend's /metrics
+        metrics: { ...config.metrics, enabled: false },
+      };
+      const app = await this.deps.build(orgConfig, db);
+      await app.ready();
+      return { slug, app, db, inFlight: 0, lastUsed: Date.now(), enginesRunning: false };
+    } catch (err) {
+      await db.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Closes the least recently used idle backends without engines beyond the limit. */
+  private async makeRoom(): Promise<void> {
+    const excess = this.live.size - this.deps.config.hosted.maxOrgs;
+    if (excess <= 0) return;
+    const idle: Backend[] = [];
+    for (const p of this.live.values()) {
+      const b = await p.catch(() => undefined);
+      if (b && b.inFlight === 0 && !b.enginesRunning) idle.push(b);
+    }
+    idle.sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const b of idle.slice(0, excess)) await this.closeOne(b.slug);
+  }
+
+  private async closeOne(slug: string): Promise<void> {
+    const p = this.live.get(slug);
+    if (!p) return;
+    this.live.delete(slug);
+    const b = await p.catch(() => undefined);
+    if (!b) return;
+    // requests handed to it finish first (its app is not listening: close() does not wait for them)
+    const deadline = Date.now() + this.deps.config.shutdownTimeoutMs;
+    while (b.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await b.app.close().catch((err) => this.deps.log.warn({ err, organization: slug }, 'closing a backend failed'));
+    await b.db.close().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.live.keys()].map((slug) => this.closeOne(slug)));
+  }
+}
