@@ -8,7 +8,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleGit } from 'simple-git';
 
-export interface GitAuth {
+interface GitAuth {
   username?: string | null;
   password?: string | null;
 }

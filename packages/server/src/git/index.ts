@@ -2,5 +2,5 @@
  * Shared infrastructure (no area): git checkouts and file globs, for every area that reads files
  * from a repository or a directory (the catalog's file scraper, the playbook sync).
  */
-export { checkoutGit, scrubGit, type GitAuth } from './checkout.ts';
+export { checkoutGit, scrubGit } from './checkout.ts';
 export { globFiles } from './glob.ts';

@@ -5,7 +5,7 @@
  * these three algorithms. Key sets are kept 5 minutes; a token naming an unknown key id fetches
  * the set again (at most every 30 s), so a rotated key is accepted without a restart.
  */
-import { createHmac, createPublicKey, timingSafeEqual, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { fetch } from 'undici';
 
 export interface JwtConfig {
@@ -15,10 +15,14 @@ export interface JwtConfig {
   audience?: string;
 }
 
-interface Jwk extends JsonWebKey {
+/** A key of a JWK set as published (RFC 7517); node:crypto reads the key fields itself. */
+interface Jwk {
+  kty?: string;
+  crv?: string;
   kid?: string;
   alg?: string;
   use?: string;
+  [field: string]: unknown;
 }
 
 const KEYS_TTL_MS = 5 * 60_000;
@@ -97,7 +101,7 @@ async function jwksKey(cfg: JwtConfig, alg: string, kid: string | undefined): Pr
   // without a kid the one key of the right type is meant; several would be a guess
   if (candidates.length !== 1) return undefined;
   const { kid: _k, alg: _a, use: _u, ...jwk } = candidates[0]!;
-  return createPublicKey({ key: jwk, format: 'jwk' });
+  return createPublicKey({ key: jwk, format: 'jwk' } as Parameters<typeof createPublicKey>[0]);
 }
 
 /** Why the token is refused, or undefined when it is good: signature, issuer, audience, expiry, not-before. */

@@ -22,7 +22,7 @@ import type { JobContext } from '#server/jobs/job-history.ts';
 import { playbookRowProblems } from './spec.ts';
 import { PlaybookError } from './service.ts';
 
-export interface PlaybookSourceRow {
+interface PlaybookSourceRow {
   id: string;
   name: string;
   url: string | null;
