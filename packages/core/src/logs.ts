@@ -184,6 +184,8 @@ export const logSearchRequestSchema = z.strictObject({
     .optional(),
   /** the `next` of the previous answer */
   page: z.string().max(4096, 'page is not a page token of this search').optional(),
+  /** Kubernetes pod logs: the previous (terminated, e.g. crashed) instance of each container */
+  previous: z.boolean({ error: 'previous must be true or false' }).optional(),
 });
 export type LogSearchRequest = z.infer<typeof logSearchRequestSchema>;
 

@@ -21,7 +21,12 @@ import { LogBackendError, LogRequestError } from './errors.ts';
 import { searchFileBackend } from './backends/file.ts';
 import { searchLoki, searchOpenSearch, type LokiSpec, type SearchSpec } from './backends/http.ts';
 import { searchPostgres, type PostgresSpec } from './backends/postgres.ts';
-import { searchKubernetes, type KubernetesSpec } from './backends/kubernetes.ts';
+import {
+  searchKubernetes,
+  WORKLOAD_TYPES,
+  type KubernetesSpec,
+  type KubernetesWorkload,
+} from './backends/kubernetes.ts';
 import { PageTokenError, type BackendQuery } from './backends/types.ts';
 
 export interface LogsDeps {
@@ -118,6 +123,40 @@ async function connection(deps: LogsDeps, backend: string, ref: string, type?: s
   }
 }
 
+/** linked workloads read per search (each lists its pods; at most 20 pods in all) */
+const MAX_WORKLOADS = 10;
+
+/**
+ * The Kubernetes workloads (and pods) in the catalog linked to a component (the topology's
+ * catalog lookups and `configs` selectors link them): whose pods a kubernetes source reads.
+ */
+async function linkedWorkloads(db: Db, componentId: string): Promise<KubernetesWorkload[]> {
+  const { rows } = await db.query<{
+    type: string;
+    name: string;
+    namespace: string | null;
+    uid: string | null;
+    match_labels: Record<string, string> | null;
+  }>(
+    `SELECT DISTINCT ci.type, coalesce(ci.config #>> '{metadata,name}', ci.name) AS name,
+            coalesce(ci.config #>> '{metadata,namespace}', ci.tags ->> 'namespace') AS namespace,
+            ci.config #>> '{metadata,uid}' AS uid, ci.config #> '{spec,selector,matchLabels}' AS match_labels
+     FROM config_component_relationships r JOIN config_items ci ON ci.id = r.config_id
+     WHERE r.component_id = $1 AND r.deleted_at IS NULL AND ci.deleted_at IS NULL AND ci.type = ANY($2::text[])
+     ORDER BY 1, 2 LIMIT ${MAX_WORKLOADS}`,
+    [componentId, WORKLOAD_TYPES.map((k) => `Kubernetes::${k}`)],
+  );
+  return rows
+    .filter((r) => r.namespace)
+    .map((r) => ({
+      kind: r.type.slice('Kubernetes::'.length) as KubernetesWorkload['kind'],
+      name: r.name,
+      namespace: r.namespace!,
+      uid: r.uid ?? undefined,
+      matchLabels: r.match_labels && typeof r.match_labels === 'object' ? r.match_labels : undefined,
+    }));
+}
+
 export async function searchLogs(deps: LogsDeps, req: LogSearchRequest, signal: AbortSignal): Promise<LogSearchResult> {
   const { rows } = await deps.db.query<Component>(
     `SELECT id, name, type, labels, logs FROM components WHERE id = $1 AND deleted_at IS NULL`,
@@ -170,6 +209,8 @@ export async function searchLogs(deps: LogsDeps, req: LogSearchRequest, signal: 
             kubeconfig,
             component: { name: component.name, labels: component.labels ?? {} },
             sourceLabels: source.labels,
+            workloads: await linkedWorkloads(deps.db, component.id),
+            previous: req.previous === true,
           },
           q,
         );

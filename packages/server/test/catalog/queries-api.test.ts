@@ -255,7 +255,12 @@ for (const driver of testDrivers()) {
         ['Kubernetes::StatefulSet', true, 1],
       ]);
       // the page's request: 30 days (the counters)
-      const month = await summary({ groupBy: ['changed'], changes: { since: '30d' }, analysis: { since: '30d' }, cost: '30d' });
+      const month = await summary({
+        groupBy: ['changed'],
+        changes: { since: '30d' },
+        analysis: { since: '30d' },
+        cost: '30d',
+      });
       expect(month.map((r) => [r.changed, r.count])).toEqual([[true, 4]]);
       const hours = await summary({ groupBy: ['changed'], changes: { since: '1h' } });
       expect(hours.map((r) => [r.changed, r.count, r.changes])).toEqual([

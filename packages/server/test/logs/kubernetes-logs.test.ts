@@ -29,7 +29,14 @@ async function standIn(now: number) {
     'orders-1/app': `${ts(60_000)} GET /orders 200\n${ts(20_000)} GET /orders 500 timeout\n`,
     'orders-1/proxy': `${ts(40_000)} proxy ok\n`,
     'orders-2/app': `${ts(30_000)} GET /orders 200\n${ts(7_200_000)} too old\n`,
+    // the billing Deployment's pod (through its ReplicaSet), with a crashed earlier instance
+    'billing-7f-a/app': `${ts(10_000)} charged order 42\n`,
+    'billing-7f-a/app/previous': `${ts(300_000)} panic: nil map\n`,
+    'billing-7f-a/proxy': `${ts(15_000)} proxy up\n`,
+    // a canary Deployment's pod: same labels, another owner
+    'billing-canary-5-x/app': `${ts(12_000)} canary line\n`,
   };
+  const owner = (kind: string, name: string, uid: string) => [{ apiVersion: 'v1', kind, name, uid, controller: true }];
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     const url = new URL(req.url!, 'http://x');
     requests.push(url);
@@ -43,14 +50,55 @@ async function standIn(now: number) {
         metadata: { name, namespace: 'shop', labels: { app: 'orders' } },
         spec: { containers: containers.map((c) => ({ name: c, image: 'x' })) },
       });
+      const billing = [
+        {
+          metadata: {
+            name: 'billing-7f-a',
+            namespace: 'shop',
+            labels: { app: 'billing' },
+            ownerReferences: owner('ReplicaSet', 'billing-7f', 'rs-1'),
+          },
+          spec: { containers: [{ name: 'app' }, { name: 'proxy' }] },
+          status: {
+            containerStatuses: [
+              { name: 'app', restartCount: 3 },
+              { name: 'proxy', restartCount: 0 },
+            ],
+          },
+        },
+        {
+          metadata: {
+            name: 'billing-canary-5-x',
+            namespace: 'shop',
+            labels: { app: 'billing' },
+            ownerReferences: owner('ReplicaSet', 'billing-canary-5', 'rs-2'),
+          },
+          spec: { containers: [{ name: 'app' }] },
+        },
+      ];
+      const selector = url.searchParams.get('labelSelector');
       const items =
-        url.searchParams.get('labelSelector') === 'app=orders'
+        selector === 'app=orders'
           ? [pod('orders-1', ['app', 'proxy']), pod('orders-2', ['app'])]
-          : [];
+          : selector === 'app=billing'
+            ? billing
+            : [];
       return res.end(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items }));
     }
+    if (url.pathname === '/apis/apps/v1/namespaces/shop/replicasets') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const rs = (name: string, uid: string, deployment: string, deploymentUid: string) => ({
+        metadata: { name, uid, namespace: 'shop', ownerReferences: owner('Deployment', deployment, deploymentUid) },
+      });
+      const items =
+        url.searchParams.get('labelSelector') === 'app=billing'
+          ? [rs('billing-7f', 'rs-1', 'billing', 'dep-1'), rs('billing-canary-5', 'rs-2', 'billing-canary', 'dep-2')]
+          : [];
+      return res.end(JSON.stringify({ kind: 'ReplicaSetList', apiVersion: 'apps/v1', metadata: {}, items }));
+    }
     const m = /^\/api\/v1\/namespaces\/shop\/pods\/([^/]+)\/log$/.exec(url.pathname);
-    const text = m && logs[`${m[1]}/${url.searchParams.get('container')}`];
+    const previous = url.searchParams.get('previous') === 'true' ? '/previous' : '';
+    const text = m && logs[`${m[1]}/${url.searchParams.get('container')}${previous}`];
     if (text !== undefined && text !== null) {
       res.writeHead(200, { 'content-type': 'text/plain' });
       return res.end(text);
@@ -87,6 +135,7 @@ for (const driver of testDrivers()) {
     let api: Awaited<ReturnType<typeof standIn>>;
     const now = Date.now();
     let componentId: string;
+    let billingId: string;
 
     beforeAll(async () => {
       api = await standIn(now);
@@ -126,6 +175,29 @@ for (const driver of testDrivers()) {
         ],
       );
       componentId = rows[0].id;
+      // a component made from the catalog's billing Deployment (as a topology lookup links it),
+      // with neither an app label nor a name its pods carry
+      const item = await db.query<{ id: string }>(
+        `INSERT INTO config_items (type, config_class, name, tags, config) VALUES ('Kubernetes::Deployment', 'Deployment', 'billing', $1, $2) RETURNING id`,
+        [
+          JSON.stringify({ namespace: 'shop', cluster: 'prod' }),
+          JSON.stringify({
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            metadata: { name: 'billing', namespace: 'shop', uid: 'dep-1' },
+            spec: { selector: { matchLabels: { app: 'billing' } } },
+          }),
+        ],
+      );
+      const billing = await db.query<{ id: string }>(
+        `INSERT INTO components (name, type, labels, logs) VALUES ('Billing service', 'Service', '{}', $1) RETURNING id`,
+        [JSON.stringify([{ name: 'kubernetes', type: 'kubernetes' }])],
+      );
+      billingId = billing.rows[0].id;
+      await db.query(
+        `INSERT INTO config_component_relationships (component_id, config_id, selector_id) VALUES ($1, $2, 'topology')`,
+        [billingId, item.rows[0].id],
+      );
     }, 120_000);
     afterAll(async () => {
       await app?.close();
@@ -159,6 +231,38 @@ for (const driver of testDrivers()) {
       });
       expect(rest.body.results.map((l: any) => l.labels.pod)).toEqual(['orders-1']);
       expect(rest.body.next).toBeUndefined();
+    });
+
+    it("follows the component's linked catalog workload: the pods it owns, not others with its labels", async () => {
+      const r = await call('viewer', 'POST', '/api/logs', { id: billingId, start: '1h' });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.results.map((l: any) => [l.message, l.labels.pod, l.labels.container])).toEqual([
+        ['charged order 42', 'billing-7f-a', 'app'],
+        ['proxy up', 'billing-7f-a', 'proxy'],
+      ]);
+      // the Deployment's ReplicaSets, listed with its selector, lead to its pods
+      const rsCall = api.requests.find((u) => u.pathname.endsWith('/replicasets'))!;
+      expect(rsCall.searchParams.get('labelSelector')).toBe('app=billing');
+      expect(api.requests.some((u) => u.pathname.endsWith('/billing-canary-5-x/log'))).toBe(false);
+    });
+
+    it('reads the previous instance of the containers that restarted when asked', async () => {
+      const r = await call('viewer', 'POST', '/api/logs', { id: billingId, start: '1h', previous: true });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.results).toEqual([
+        {
+          timestamp: new Date(now - 300_000).toISOString(),
+          message: 'panic: nil map',
+          labels: { namespace: 'shop', pod: 'billing-7f-a', container: 'app', previous: 'true' },
+        },
+      ]);
+      const logCalls = api.requests.filter((u) => u.pathname.endsWith('/log') && u.searchParams.get('previous'));
+      expect(logCalls.map((u) => [u.pathname.split('/')[6], u.searchParams.get('container')])).toEqual([
+        ['billing-7f-a', 'app'],
+      ]);
+      const bad = await call('viewer', 'POST', '/api/logs', { id: billingId, previous: 'yes' });
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toContain('previous must be true or false');
     });
 
     it("answers 502 with the API server's reason when it refuses", async () => {

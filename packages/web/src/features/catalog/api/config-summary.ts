@@ -26,7 +26,7 @@ export const summaryGroupKey = (key: string) => (key.startsWith('tag:') ? `tags.
  * status, changes since 30d, analysis since 30d, cost 30d) plus the page's tags and agent.
  * Included labels go in `filter` (all must hold), excluded ones as `!key____value` entries.
  */
-export function summaryRequest(p: ConfigSummaryParams): Record<string, unknown> {
+function summaryRequest(p: ConfigSummaryParams): Record<string, unknown> {
   const { include, exclude } = splitTriState(p.labels);
   const filter: Record<string, string> = {};
   for (const entry of include) {

@@ -209,7 +209,7 @@ export function CatalogPage() {
                 >
                   <Star size={14} aria-hidden className={cn(fav && 'fill-amber-400 text-amber-500')} />
                 </button>
-                <span className="block max-w-72 truncate font-medium text-gray-900" title={type}>
+                <span className="block max-w-60 truncate font-medium text-gray-900" title={type}>
                   {type}
                 </span>
               </span>
@@ -224,9 +224,12 @@ export function CatalogPage() {
         });
       const field = summaryGroupKey(key);
       // long values (AWS types as providers) are cut so the counts stay in view at 1024 px
+      // next to the type (which starts with it) the provider gives way below 1280 px
+      const narrowHidden = key === 'config_class' && groupKeys.includes('type');
       return sumCol.accessor((r) => String(r[field] ?? ''), {
         id: field,
         header: GROUP_HEADERS[key] ?? (key.startsWith('tag:') ? key.slice(4) : key),
+        meta: narrowHidden ? { className: 'hidden xl:table-cell' } : undefined,
         cell: ({ getValue }) =>
           getValue() === '' ? (
             <span className="text-gray-400">(none)</span>
