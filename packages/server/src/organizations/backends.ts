@@ -101,6 +101,9 @@ export class Backends {
         hosted: { ...config.hosted, enabled: false },
         organization: { slug, prefix: PREFIX + slug },
         demoData: false,
+        // people join an organisation by invitation on the root backend, never by signing up
+        // on its backend (that would make anyone a member)
+        registrationEnabled: false,
         dbPoolSize: config.hosted.orgPoolSize,
         // one registry per process: the root backend's /metrics
         metrics: { ...config.metrics, enabled: false },

@@ -77,6 +77,7 @@ describe.skipIf(!adminUrl)('organisations (pg)', () => {
       ...loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, WATCHDECK_HOSTED: 'true' }),
       allowedHosts: ['127.0.0.1'],
       demoData: false,
+      registrationEnabled: true,
       authRateLimit: 10_000,
     };
     app = await buildApp({ config, db });
@@ -192,6 +193,9 @@ describe.skipIf(!adminUrl)('organisations (pg)', () => {
     expect((await as(tokens.acme, 'GET', '/api/auth/whoami')).status).toBe(401);
     // unknown organisation
     expect((await as(tokens.acme, 'GET', '/org/nobody/api/auth/whoami')).status).toBe(404);
+    // nobody signs up into an organisation's backend, even where the root backend allows sign-up
+    const signUp = await new Browser(base).get('/org/acme/api/auth/self-service/registration/browser');
+    expect(signUp.body?.error?.id ?? signUp.body?.id, JSON.stringify(signUp.body)).toBe('self_service_flow_disabled');
   });
 
   it('invites by email; the invited person accepts and switches in with the role given', async () => {
