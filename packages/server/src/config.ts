@@ -323,7 +323,7 @@ function isLoopbackUrl(v: string): boolean {
  * Values such as LDAP DNs hold commas and '=', so ';' separates the pairs when present and each
  * pair splits at its last '=' (role names have none).
  */
-export function parseRoleMap(text: string): Record<string, Role[]> | undefined {
+function parseRoleMap(text: string): Record<string, Role[]> | undefined {
   const out: Record<string, Role[]> = {};
   for (const part of text.split(text.includes(';') ? ';' : ',')) {
     const item = part.trim();

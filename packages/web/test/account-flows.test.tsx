@@ -171,6 +171,19 @@ describe('redirects', () => {
       external: true,
     });
   });
+
+  it('sends /login to the OpenID Connect provider when the server asks (AUTH=oidc), return_to kept', () => {
+    const to = '/api/auth/oidc/login?return_to=%2Fincidents';
+    expect(
+      decideFlowError(
+        flowError(422, 'browser_location_change_required', { redirect_browser_to: to }),
+        'login',
+        '/login?return_to=%2Fincidents',
+      ),
+    ).toEqual({ kind: 'redirect', to });
+    // a server route, not an account page: the browser loads it (and follows its redirects)
+    expect(resolveRedirect(to, origin)).toEqual({ path: to, external: false });
+  });
 });
 
 describe('submissions', () => {

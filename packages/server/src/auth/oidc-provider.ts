@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
 import * as oidc from 'openid-client';
 import { effectiveRoles } from '@watchdeck/core';
 import type { OidcSettings } from '../config.ts';
@@ -160,6 +161,10 @@ export function oidcProvider(ctx: AuthContext): IdentityProvider {
   }
 
   async function routes(app: FastifyInstance) {
+    // Sign-ins per client address and minute, as for the own mode's new flows: a refused
+    // callback stores a flow error (a row), and a sign-in costs a provider round trip.
+    await app.register(rateLimit, { global: false });
+    const limited = { config: { rateLimit: { max: config.authFlowRateLimit, timeWindow: 60_000 } } };
     // The web app's /login page starts a login flow: here that means "go to the provider".
     // A navigation is sent straight there; a fetch gets Kratos' own answer for that case.
     const toProvider = async (req: FastifyRequest<{ Params: { type: string } }>, reply: FastifyReply) => {
@@ -194,7 +199,7 @@ export function oidcProvider(ctx: AuthContext): IdentityProvider {
       }
     }
 
-    app.get(LOGIN_PATH, async (req, reply) => {
+    app.get(LOGIN_PATH, limited, async (req, reply) => {
       let c: oidc.Configuration;
       try {
         c = await client();
@@ -226,7 +231,7 @@ export function oidcProvider(ctx: AuthContext): IdentityProvider {
       return reply.redirect(url.toString(), 303);
     });
 
-    app.get(CALLBACK_PATH, async (req, reply) => {
+    app.get(CALLBACK_PATH, limited, async (req, reply) => {
       const saved = readStateCookie(req);
       clearStateCookie(reply);
       if (!saved)

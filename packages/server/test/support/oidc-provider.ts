@@ -10,7 +10,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import Provider from 'oidc-provider';
 
-export interface TestUser {
+interface TestUser {
   email: string;
   email_verified: boolean;
   given_name: string;
@@ -18,7 +18,7 @@ export interface TestUser {
   groups: string[];
 }
 
-export const OIDC_USERS: Record<string, TestUser> = {
+const OIDC_USERS: Record<string, TestUser> = {
   alice: {
     email: 'alice@example.com',
     email_verified: true,
