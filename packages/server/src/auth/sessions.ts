@@ -9,7 +9,8 @@ import { getIdentity, identityJson, type Identity } from './identities.ts';
 import { pruneLoginFailures } from './login-throttle.ts';
 
 export type Aal = 'aal1' | 'aal2';
-export type AuthMethod = 'password' | 'totp' | 'lookup_secret' | 'webauthn' | 'code_recovery' | 'link_recovery' | 'oidc';
+export type AuthMethod =
+  'password' | 'totp' | 'lookup_secret' | 'webauthn' | 'code_recovery' | 'link_recovery' | 'oidc';
 
 export interface Session {
   id: string;
