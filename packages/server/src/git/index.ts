@@ -4,3 +4,4 @@
  */
 export { checkoutGit, scrubGit } from './checkout.ts';
 export { globFiles } from './glob.ts';
+export { gitUrlRefusal, globRefusal, realInside } from './roots.ts';

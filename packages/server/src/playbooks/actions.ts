@@ -14,6 +14,7 @@ import { parseDocument } from 'yaml';
 import type { PlaybookAction } from '@watchdeck/core';
 import { guardedFetch } from '#server/http/outbound.ts';
 import type { Queryable } from '#server/db/index.ts';
+import { gitUrlRefusal } from '#server/git/index.ts';
 import { connectionByName, type SecretBox, type StoredConnection } from '#server/connections/index.ts';
 import type { Mailer } from '#server/mail/index.ts';
 import type { Sandbox } from '#server/sandbox/index.ts';
@@ -23,6 +24,8 @@ export interface ActionDeps {
   box?: SecretBox;
   mailer: Mailer;
   sandbox: Sandbox;
+  /** where a local git repository (a path or file://) of a checkout or gitops action may be */
+  gitRoots: readonly string[];
 }
 
 export type ActionResult = Record<string, unknown>;
@@ -74,6 +77,9 @@ async function clone(
   repo: { url: string; connection?: string; ref?: string },
   signal: AbortSignal,
 ): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  // the spec is an editor's: no clone of (or push to) a repository elsewhere on this server
+  const refusal = await gitUrlRefusal(repo.url, deps.gitRoots, 'WATCHDECK_PLAYBOOK_ROOTS');
+  if (refusal) throw new ActionError(refusal);
   const conn = repo.connection ? await lookup(deps, repo.connection) : undefined;
   const dir = await mkdtemp(join(tmpdir(), 'watchdeck-playbook-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });

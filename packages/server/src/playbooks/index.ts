@@ -37,7 +37,10 @@ export function registerPlaybooks(app: FastifyInstance, deps: PlaybooksDeps): vo
   const { db, box, mailer, sandbox, config } = deps;
   const log = app.log.child({ area: 'playbooks' });
   const engines = app.engines;
-  const runner = new PlaybookRunner(db, { db, box, mailer, sandbox }, log, {
+  const dataDir =
+    !config.dataDir || config.dataDir === 'memory://' ? join(tmpdir(), 'watchdeck-memory') : config.dataDir;
+  const roots = [join(dataDir, 'playbooks'), ...(config.playbookRoots ?? [])];
+  const runner = new PlaybookRunner(db, { db, box, mailer, sandbox, gitRoots: roots }, log, {
     processId: engines.process.id,
     workers: config.playbookWorkers,
     // without WATCHDECK_PUBLIC_URL, the console as a script on this host reaches it
@@ -48,13 +51,11 @@ export function registerPlaybooks(app: FastifyInstance, deps: PlaybooksDeps): vo
   playbookRoutes(app, { db, wake });
 
   // Sources: git checkouts under the data directory; directories only under the allowed roots
-  const dataDir =
-    !config.dataDir || config.dataDir === 'memory://' ? join(tmpdir(), 'watchdeck-memory') : config.dataDir;
   const sync: SyncDeps = {
     db,
     box,
     gitDir: join(dataDir, 'playbook-sources', 'git'),
-    roots: [join(dataDir, 'playbooks'), ...(config.playbookRoots ?? [])],
+    roots,
     log,
     changed: () => engines.scheduler.reload(),
   };

@@ -9,14 +9,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { basename, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { parseAllDocuments } from 'yaml';
 import { PLAYBOOK_SOURCE_DEFAULT_PATHS, PLAYBOOK_SYNC_SOURCE } from '@watchdeck/core';
 import type { Db, Queryable } from '#server/db/index.ts';
 import { connectionByName, type SecretBox } from '#server/connections/index.ts';
-import { checkoutGit, globFiles, scrubGit } from '#server/git/index.ts';
+import { checkoutGit, globFiles, realInside, scrubGit } from '#server/git/index.ts';
 import { runJob, type JobSource } from '#server/jobs/index.ts';
 import type { JobContext } from '#server/jobs/job-history.ts';
 import { playbookRowProblems } from './spec.ts';
@@ -60,19 +60,12 @@ const MAX_FILES = 2000;
 /** How long a sync holds its source; a crashed sync's claim lapses after this. */
 const LEASE = '10 minutes';
 
-const inside = (path: string, root: string) => {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
-
 /** The real path of `dir` when it lies under one of the roots; else the error people see. */
 export async function allowedDirectory(dir: string, roots: readonly string[]): Promise<string> {
-  const real = await realpath(resolve(dir)).catch(() => undefined);
-  if (!real) throw new PlaybookError(400, `directory: ${dir} does not exist on the server`);
-  for (const r of roots) {
-    const root = await realpath(resolve(r)).catch(() => undefined);
-    if (root && inside(real, root)) return real;
-  }
+  const real = await realInside(resolve(dir), roots);
+  if (real) return real;
+  if (!(await realpath(resolve(dir)).catch(() => undefined)))
+    throw new PlaybookError(400, `directory: ${dir} does not exist on the server`);
   throw new PlaybookError(
     400,
     `directory: ${dir} is outside the allowed roots (${roots.join(', ')}); an administrator adds directories with WATCHDECK_PLAYBOOK_ROOTS`,
@@ -159,9 +152,8 @@ async function readSource(root: string, globs: readonly string[]): Promise<Read>
   for (const path of files) {
     const full = isAbsolute(path) ? path : join(root, path);
     // a link out of the checkout or directory is not followed
-    const real = await realpath(full).catch(() => undefined);
-    const realRoot = await realpath(root);
-    if (!real || !inside(real, realRoot)) {
+    const real = await realInside(full, [root]);
+    if (!real) {
       fail(path, 'a link outside the source is not read');
       continue;
     }

@@ -447,7 +447,10 @@ for (const driver of testDrivers()) {
         [file([`${allowed}/../outside.json`]), 'parent directory segments (..) are not allowed'],
         [file(['../../outside.json']), 'parent directory segments (..) are not allowed'],
         [file([`${allowed}/etc/hostname`], { format: 'text' }), 'outside the directories file scrapers may read'],
-        [file(['*.json'], { url: `file://${outside}` }), 'is outside the directories file scrapers may read'],
+        [
+          file(['*.json'], { url: `file://${outside}` }),
+          'is outside the directories local repositories may be read from',
+        ],
         [file(['*.json'], { url: '/etc' }), 'url /etc is outside'],
         [file(['*.json'], { url: `ext::sh -c touch% ${join(work, 'pwned')}` }), 'use an http(s), ssh or git URL'],
         [file(['*.json'], { url: '--upload-pack=touch /tmp/x' }), 'use an http(s), ssh or git URL'],

@@ -1,7 +1,16 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers of the API under test are inspected loosely */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -59,7 +68,11 @@ for (const driver of testDrivers()) {
       });
       await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
       const smtpPort = (smtp.server.address() as AddressInfo).port;
-      ({ app, url } = await startApp(db, { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, playbookWorkers: 3 }));
+      ({ app, url } = await startApp(db, {
+        smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+        playbookWorkers: 3,
+        playbookRoots: [tmp],
+      }));
       api = await callers(db, url, {
         admin: 'admin',
         editor: 'editor',
@@ -330,6 +343,40 @@ for (const driver of testDrivers()) {
       }
       expect(readdirSync(target)).toEqual(['victim.yaml']);
       expect(readFileSync(join(target, 'victim.yaml'), 'utf8')).toBe('a: 1\n');
+    });
+
+    it('git: no clone of or push to a repository elsewhere on this server, nor a command transport', async () => {
+      const elsewhere = mkdtempSync(join(tmpdir(), 'playbook-elsewhere-'));
+      execFileSync('git', ['init', '-q', '--bare', '-b', 'main', join(elsewhere, 'r.git')]);
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [
+          { exec: { checkout: { url: join(elsewhere, 'r.git') }, script: 'ls' } },
+          /outside the directories local repositories/,
+        ],
+        [
+          {
+            gitops: {
+              repo: { url: `file://${elsewhere}/r.git` },
+              commit: { message: 'm' },
+              files: [{ path: 'a', content: 'b' }],
+            },
+          },
+          /WATCHDECK_PLAYBOOK_ROOTS/,
+        ],
+        [
+          { exec: { checkout: { url: `ext::sh -c touch% ${join(elsewhere, 'pwned')}` }, script: 'ls' } },
+          /use an http\(s\), ssh or git URL/,
+        ],
+      ];
+      for (const [i, [action, message]] of cases.entries()) {
+        const id = await insertPlaybook(db, `git-refused-${i}`, { actions: [{ name: 'git', ...action }] });
+        const { actions } = await finished(db, await run(id));
+        expect(actions.git.status, JSON.stringify(action)).toBe('failed');
+        expect(actions.git.error, JSON.stringify(action)).toMatch(message);
+      }
+      expect(existsSync(join(elsewhere, 'pwned'))).toBe(false);
+      expect(execFileSync('git', ['-C', join(elsewhere, 'r.git'), 'branch', '--list']).toString()).toBe('');
+      rmSync(elsewhere, { recursive: true, force: true });
     });
 
     it('if (CEL), retry with backoff, timeout and delay', async () => {

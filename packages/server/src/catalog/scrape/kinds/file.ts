@@ -8,8 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { mapDocument, type MappingSpec } from '#server/catalog/mapping.ts';
-import { checkoutGit, globFiles } from '#server/git/index.ts';
-import { gitUrlRefusal, globRefusal, realInside } from '#server/catalog/scrape/roots.ts';
+import { checkoutGit, gitUrlRefusal, globFiles, globRefusal, realInside } from '#server/git/index.ts';
 import type { ScrapeContext, ScrapeResult } from '#server/catalog/scrape/types.ts';
 
 interface FileSpec extends MappingSpec {

@@ -1,9 +1,10 @@
 /**
- * What a file scraper may read. Scraper specs are written by editors; without these limits an
- * editor could scrape /proc/self/environ or the data directory's secret key into a catalog item
- * and read the server's credentials from it. So:
- * - local files only under the allowed roots (`<data dir>/catalog/files`, WATCHDECK_SCRAPE_ROOTS),
- *   checked on the real path, so a symbolic link cannot lead out;
+ * What an editor's spec may read from this server's disk. File scrapers and playbook actions are
+ * written by editors; without these limits an editor could scrape /proc/self/environ or the data
+ * directory's secret key into a catalog item, or clone and push to any repository on the server.
+ * So:
+ * - local files only under allowed roots (the catalog's: `<data dir>/catalog/files` and
+ *   WATCHDECK_SCRAPE_ROOTS), checked on the real path, so a symbolic link cannot lead out;
  * - git remotes over http(s), ssh or git, or a local repository under the roots (a `file://` or
  *   absolute path anywhere else, and git's command transports such as `ext::`, are refused);
  * - inside a checkout, nothing outside the checkout (a committed symbolic link to /etc is not read).
@@ -12,7 +13,7 @@ import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const rootsText = (roots: string[]) => roots.join(', ');
+const rootsText = (roots: readonly string[]) => roots.join(', ');
 
 const inside = (path: string, root: string) => {
   const rel = relative(root, path);
@@ -20,7 +21,7 @@ const inside = (path: string, root: string) => {
 };
 
 /** The real path of `path` when it lies under one of `roots` (real paths too), else undefined. */
-export async function realInside(path: string, roots: string[]): Promise<string | undefined> {
+export async function realInside(path: string, roots: readonly string[]): Promise<string | undefined> {
   const real = await realpath(path).catch(() => undefined);
   if (!real) return undefined;
   for (const root of roots) {
@@ -47,7 +48,11 @@ export function globRefusal(glob: string, roots: string[] | undefined): string |
  * Why a git `url` may not be cloned, else undefined. Remote transports are open (the server reaches
  * what it reaches); a local repository must lie under the roots.
  */
-export async function gitUrlRefusal(url: string, roots: string[]): Promise<string | undefined> {
+export async function gitUrlRefusal(
+  url: string,
+  roots: readonly string[],
+  setting = 'WATCHDECK_SCRAPE_ROOTS',
+): Promise<string | undefined> {
   if (/^(https?|ssh|git):\/\/[^-]/i.test(url)) return undefined;
   // scp-like user@host:path (no transport prefix such as ext::)
   if (/^[\w.-]+@[\w.-]+:(?!:)/.test(url) && !url.includes('::')) return undefined;
@@ -61,5 +66,5 @@ export async function gitUrlRefusal(url: string, roots: string[]): Promise<strin
   } else if (isAbsolute(url)) local = url;
   if (!local) return `url ${url}: use an http(s), ssh or git URL, or the absolute path of a local repository`;
   if (await realInside(local, roots)) return undefined;
-  return `url ${url} is outside the directories file scrapers may read (${rootsText(roots)}; WATCHDECK_SCRAPE_ROOTS)`;
+  return `url ${url} is outside the directories local repositories may be read from (${rootsText(roots)}; ${setting})`;
 }
