@@ -98,33 +98,42 @@ const KEEP = new Set([
 ]);
 
 /**
- * A draft-07 schema made fit for an OpenAPI document: local `$ref`s inlined (recursion cut to an
- * open object), `const` as a one-value enum, keys OpenAPI does not know dropped, and open objects
- * marked `x-kubernetes-preserve-unknown-fields` (the loose zod objects keep unknown keys).
+ * A draft-07 schema made fit for an OpenAPI document: its local definitions become definitions of
+ * the document (`<prefix>.<name>`, referenced, so a shared or recursive one is written once: inlined,
+ * the ten kinds' schemas were 870 KB, which kubectl parsed again for every object it applied),
+ * `const` as a one-value enum, keys OpenAPI does not know dropped, and open objects marked
+ * `x-kubernetes-preserve-unknown-fields` (the loose zod objects keep unknown keys).
  */
-function toOpenApi(schema: Schema, root: Schema = schema, depth = 0): Schema {
-  const defs = { ...((root.definitions as Schema) ?? {}), ...((root.$defs as Schema) ?? {}) };
+function toOpenApi(
+  schema: Schema,
+  root: Schema,
+  prefix: string,
+  ref: (name: string) => string,
+  hoisted: Record<string, Schema>,
+): Schema {
   if (typeof schema.$ref === 'string') {
+    const defs = { ...((root.definitions as Schema) ?? {}), ...((root.$defs as Schema) ?? {}) };
     const name = schema.$ref.replace(/^#\/(definitions|\$defs)\//, '');
     const target = defs[name] as Schema | undefined;
-    if (!target || depth > 6) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-    return toOpenApi(target, root, depth + 1);
+    if (!target) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+    const full = `${prefix}.${name.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+    if (!hoisted[full]) {
+      hoisted[full] = {}; // taken before converting, so a recursive reference ends here
+      hoisted[full] = toOpenApi(target, root, prefix, ref, hoisted);
+    }
+    return { $ref: ref(full) };
   }
+  const sub = (v: unknown) => toOpenApi(v as Schema, root, prefix, ref, hoisted);
   const out: Schema = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === 'const') out.enum = [v];
     else if (!KEEP.has(k)) continue;
     else if (k === 'properties' && v && typeof v === 'object')
-      out.properties = Object.fromEntries(
-        Object.entries(v as Schema).map(([p, s]) => [p, toOpenApi(s as Schema, root, depth)]),
-      );
-    else if (k === 'items' && v && typeof v === 'object' && !Array.isArray(v))
-      out.items = toOpenApi(v as Schema, root, depth);
-    else if ((k === 'anyOf' || k === 'oneOf' || k === 'allOf') && Array.isArray(v))
-      out[k] = v.map((s) => toOpenApi(s as Schema, root, depth));
+      out.properties = Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, sub(s)]));
+    else if (k === 'items' && v && typeof v === 'object' && !Array.isArray(v)) out.items = sub(v);
+    else if ((k === 'anyOf' || k === 'oneOf' || k === 'allOf') && Array.isArray(v)) out[k] = v.map(sub);
     else if (k === 'additionalProperties') {
-      if (v && typeof v === 'object' && Object.keys(v).length)
-        out.additionalProperties = toOpenApi(v as Schema, root, depth);
+      if (v && typeof v === 'object' && Object.keys(v).length) out.additionalProperties = sub(v);
       else if (v !== false) out['x-kubernetes-preserve-unknown-fields'] = true;
     } else out[k] = v;
   }
@@ -138,14 +147,13 @@ const listName = (k: KubeKind) => `io.watchdeck.v1.${k.kind}List`;
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const LIST_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
 
-const specCache = new Map<string, Schema>();
-function specOf(k: KubeKind): Schema {
-  let s = specCache.get(k.kind);
-  if (!s) {
-    s = { ...toOpenApi(k.specSchema()), description: `${k.kind} spec (the schema the console's forms use)` };
-    specCache.set(k.kind, s);
-  }
-  return s;
+/** A kind's spec schema; its shared parts go into `hoisted` (the document's definitions). */
+function specOf(k: KubeKind, ref: (name: string) => string, hoisted: Record<string, Schema>): Schema {
+  const root = k.specSchema();
+  return {
+    ...toOpenApi(root, root, `${defName(k)}Spec`, ref, hoisted),
+    description: `${k.kind} spec (the schema the console's forms use)`,
+  };
 }
 
 function definitions(ref: (name: string) => string): Record<string, Schema> {
@@ -178,7 +186,7 @@ function definitions(ref: (name: string) => string): Record<string, Schema> {
         apiVersion: { type: 'string' },
         kind: { type: 'string' },
         metadata: { $ref: ref(META) },
-        spec: specOf(k),
+        spec: specOf(k, ref, out),
         status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
       },
       'x-kubernetes-group-version-kind': gvk,
