@@ -86,6 +86,26 @@ describe('hosted mode gate', () => {
     expect(await screen.findByRole('heading', { name: 'Choose an organisation' })).toBeTruthy();
   });
 
+  it('keeps the account flows and sign-out on this origin, with an organisation chosen', async () => {
+    vi.resetModules();
+    localStorage.setItem(
+      'watchdeck.organization',
+      JSON.stringify({ slug: 'acme', url: 'http://backend.test/org/acme', token: 'wdpat_x' }),
+    );
+    const { routed } = await import('../src/lib/backend.ts');
+    expect(routed('/api/auth/self-service/settings/browser')).toEqual({
+      url: '/api/auth/self-service/settings/browser',
+      headers: {},
+    });
+    expect(routed('/api/auth/logout')).toEqual({ url: '/api/auth/logout', headers: {} });
+    expect(routed('/api/auth/errors/e1').url).toBe('/api/auth/errors/e1');
+    expect(routed('/api/auth/whoami')).toEqual({
+      url: 'http://backend.test/org/acme/api/auth/whoami',
+      headers: { Authorization: 'Bearer wdpat_x' },
+    });
+    expect(routed('/api/auth/tokens').url).toBe('http://backend.test/org/acme/api/auth/tokens');
+  });
+
   it('passes straight through in own identity mode', async () => {
     await renderGate({ answer: () => json(whoami()) });
     expect(await screen.findByText('the app')).toBeTruthy();

@@ -11,6 +11,7 @@ import { createTableAuthorizer } from './authorize-table.ts';
 import { ensureSystemPerson, memoCaller, type Caller } from './caller.ts';
 import type { AuthContext } from './context.ts';
 import { createGuard, PUBLIC, SIGNED_IN, type RouteAuth } from './guard.ts';
+import { bearerOnlyProvider } from './bearer-only-provider.ts';
 import { noneProvider } from './none-provider.ts';
 import { oidcProvider } from './oidc-provider.ts';
 import { ownProvider } from './own-provider.ts';
@@ -90,8 +91,15 @@ export async function registerAuth(
     box,
   };
   await sealPlainTotpSecrets(db, box, app.log);
+  // an organisation's backend (hosted mode) takes the bearer tokens of the root's switch only
   const provider =
-    config.authMode === 'none' ? noneProvider() : config.authMode === 'oidc' ? oidcProvider(ctx) : ownProvider(ctx);
+    config.organization && config.authMode !== 'none'
+      ? bearerOnlyProvider(config.authMode)
+      : config.authMode === 'none'
+        ? noneProvider()
+        : config.authMode === 'oidc'
+          ? oidcProvider(ctx)
+          : ownProvider(ctx);
   if (config.authMode === 'none') {
     await ensureSystemPerson(db);
     app.log.warn('AUTH=none: sign-in is off and every request acts as an administrator');

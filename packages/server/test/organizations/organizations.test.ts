@@ -196,6 +196,10 @@ describe.skipIf(!adminUrl)('organisations (pg)', () => {
     // nobody signs up into an organisation's backend, even where the root backend allows sign-up
     const signUp = await new Browser(base).get('/org/acme/api/auth/self-service/registration/browser');
     expect(signUp.body?.error?.id ?? signUp.body?.id, JSON.stringify(signUp.body)).toBe('self_service_flow_disabled');
+    // nor signs in there: its callers are the switch's bearer tokens (the root's cookie is not read)
+    const signIn = await adaB.get('/org/acme/api/auth/self-service/login/browser');
+    expect(signIn.body?.error?.id, JSON.stringify(signIn.body)).toBe('self_service_flow_disabled');
+    expect((await adaB.get('/org/acme/api/auth/whoami')).status).toBe(401);
   });
 
   it('invites by email; the invited person accepts and switches in with the role given', async () => {

@@ -41,8 +41,15 @@ export function clearBackend(): void {
   localStorage.removeItem(KEY);
 }
 
+/**
+ * The account itself (sign-in flows and their stored errors, profile settings, sign-out) lives on
+ * this origin's backend, with its session cookie: an organisation's backend has no sign-in of its
+ * own and refuses those flows (server auth/bearer-only-provider.ts).
+ */
+const ROOT_ONLY = /^\/api\/auth\/(self-service\/|errors\/|logout$)/;
+
 /** The URL and headers a call to `path` (/api/...) is sent with. */
 export function routed(path: string): { url: string; headers: Record<string, string> } {
-  if (!loaded || !path.startsWith('/api/')) return { url: path, headers: {} };
+  if (!loaded || !path.startsWith('/api/') || ROOT_ONLY.test(path)) return { url: path, headers: {} };
   return { url: loaded.url + path, headers: { Authorization: `Bearer ${loaded.token}` } };
 }
