@@ -55,7 +55,7 @@ for (const driver of testDrivers()) {
       const local = await openDb({ dataDir: 'memory://' });
       await migrate(local);
       const agentApp = await buildApp({
-        config: { ...loadConfig({ LOG_LEVEL: 'silent' }), demoData: false },
+        config: { ...loadConfig({ LOG_LEVEL: 'silent' }), demoData: false, scrapeRoots: [docs] },
         db: local,
       });
       await agentApp.ready();
