@@ -619,8 +619,9 @@ describe.each([1440, 1024])('catalog at %i px', (width) => {
     // Incoming off forces Outgoing on and locks it
     await incoming.click();
     await poll(() => search().get('incoming')).toBe('false');
-    expect(await outgoing.getAttribute('aria-checked')).toBe('true');
-    expect(await outgoing.isDisabled()).toBe(true);
+    // the switches follow the URL on the next render: poll, do not read once
+    await poll(() => outgoing.getAttribute('aria-checked')).toBe('true');
+    await poll(() => outgoing.isDisabled()).toBe(true);
     await incoming.click();
     await poll(() => outgoing.isDisabled()).toBe(false);
 
@@ -629,7 +630,7 @@ describe.each([1440, 1024])('catalog at %i px', (width) => {
     await poll(() => search().get('soft')).toBe('true');
     const svc = table.locator('tbody tr').filter({ hasText: f.serviceName });
     await poll(() => svc.count()).toBe(1);
-    expect(await svc.innerText()).toContain('manual');
+    await poll(() => svc.innerText()).toContain('manual');
     await shot('relationships-table');
 
     // filters: only the Pods
