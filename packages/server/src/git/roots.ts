@@ -20,12 +20,21 @@ const inside = (path: string, root: string) => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..');
 };
 
+/** Roots' real paths: a scrape checks every file against them, and they do not move. */
+const realRoots = new Map<string, string>();
+
 /** The real path of `path` when it lies under one of `roots` (real paths too), else undefined. */
 export async function realInside(path: string, roots: readonly string[]): Promise<string | undefined> {
   const real = await realpath(path).catch(() => undefined);
   if (!real) return undefined;
   for (const root of roots) {
-    const r = await realpath(root).catch(() => resolve(root));
+    let r = realRoots.get(root);
+    if (!r) {
+      r = await realpath(root).catch(() => undefined);
+      // a root that does not exist yet is compared as written and looked up again next time
+      if (r) realRoots.set(root, r);
+      else r = resolve(root);
+    }
     if (inside(real, r)) return real;
   }
   return undefined;
