@@ -150,8 +150,16 @@ describe.each([1440, 1024])('agents at %i px', (width) => {
     await page.goto(`${baseUrl()}/catalog`);
     await page.getByLabel('Agent').selectOption({ label: name });
     await poll(() => new URL(page.url()).searchParams.get('agent_id')).toBe(agent_id);
+    // without a type or search the page is the summary (seed 002 section 2.2): the agent's one
+    // type only, none of the local demo catalog's
+    const summary = page.getByRole('table', { name: 'Catalog summary' });
+    // the unfiltered summary stays on screen until the filtered one arrives
+    await poll(() => summary.locator('tbody tr').count()).toBe(1);
+    expect(await summary.locator('tbody tr').innerText()).toContain('Edge::Service');
+    await summary.locator('tbody tr').filter({ hasText: 'Edge::Service' }).click();
+    await poll(() => new URL(page.url()).searchParams.get('configType')).toBe('Edge::Service');
+    expect(new URL(page.url()).searchParams.get('agent_id')).toBe(agent_id);
     const list = page.getByRole('table', { name: 'Catalog' });
-    // the agent's item only: none of the local demo catalog
     await poll(() => list.locator('tbody tr').filter({ hasText: itemName }).count()).toBe(1);
     expect(await list.locator('tbody tr').count()).toBe(1);
     await shot('catalog-agent-filter');
