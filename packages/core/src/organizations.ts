@@ -58,3 +58,41 @@ export const organizationSwitchSchema = z.object({
   expires_at: z.string().nullable(),
 });
 export type OrganizationSwitch = z.infer<typeof organizationSwitchSchema>;
+
+/** One member of an organisation (GET /api/organizations/{slug}/members; admins only). */
+export const organizationMemberSchema = z.object({
+  person_id: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  role: z.enum(ROLES),
+  joined_at: z.string(),
+});
+export type OrganizationMember = z.infer<typeof organizationMemberSchema>;
+
+/** An invitation nobody has accepted yet. */
+export const organizationInviteSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  created_at: z.string(),
+});
+export type OrganizationInvite = z.infer<typeof organizationInviteSchema>;
+
+export const organizationMembersSchema = z.object({
+  members: z.array(organizationMemberSchema),
+  invites: z.array(organizationInviteSchema),
+});
+export type OrganizationMembers = z.infer<typeof organizationMembersSchema>;
+
+/**
+ * POST /api/organizations/{slug}/invites answers the invitation and how its email went: 'sent'
+ * through SMTP, or 'logged' where the server has no SMTP_URL (the invited person still finds it in
+ * the organisation picker once signed in with that email).
+ */
+export const invitationSentSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  mail: z.enum(['sent', 'logged']),
+});
+export type InvitationSent = z.infer<typeof invitationSentSchema>;

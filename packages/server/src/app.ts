@@ -256,6 +256,8 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
     await registerOrganizations(app, {
       config,
       db,
+      mailer,
+      onSignOut: auth.onSignOut,
       build: (orgConfig, orgDb) => buildApp({ config: orgConfig, db: orgDb, logStream }),
     });
 

@@ -56,7 +56,15 @@ export interface AuthSetup {
   resolveCaller(req: FastifyRequest): Promise<Caller | null>;
   /** pass to restPlugin with the other areas' `writes` */
   writes: readonly WriteRegistration[];
+  /**
+   * Called after POST /api/auth/logout ended a browser session, before it answers: what other
+   * areas handed out on the strength of that session ends with it (hosted mode's organisation
+   * tokens). A listener's failure is logged; the sign-out stands.
+   */
+  onSignOut(listener: SignOutListener): void;
 }
+
+export type SignOutListener = (ended: { personId: string; sessionId: string | null }) => Promise<void>;
 
 /**
  * The tables /api/db may write that say who someone is or what they may do (roles; teams and
@@ -124,6 +132,7 @@ export async function registerAuth(
   // Every route with its access rule, for the role-matrix tests: they walk this list so a new
   // route is checked against the matrix without anyone adding it to a test by hand.
   const declared: DeclaredRoute[] = [];
+  const signOutListeners: SignOutListener[] = [];
   app.decorate('declaredRoutes', declared);
 
   // An /api route without a rule still needs a caller, but it should say what it needs: list
@@ -179,7 +188,14 @@ export async function registerAuth(
     });
 
     typed(identity).post('/api/auth/logout', { config: PUBLIC, schema: noInput }, async (req, reply) => {
+      // who is signing out, read before the session ends (a bearer caller has no session to end)
+      const caller = await resolveCaller(req).catch(() => null);
       const next = await provider.logout(req, reply);
+      if (caller?.via === 'session') {
+        const ended = { personId: caller.person.id, sessionId: caller.sessionId ?? null };
+        for (const listener of signOutListeners)
+          await listener(ended).catch((err: unknown) => req.log.warn({ err }, 'auth: a sign-out listener failed'));
+      }
       // AUTH=oidc: the provider's logout page ends its session too; the browser goes there next
       if (next) return reply.code(200).send({ redirect_browser_to: next });
       return reply.code(204).send();
@@ -225,5 +241,6 @@ export async function registerAuth(
     // a committed write to them drops the cached callers before it is answered, so the change
     // applies to the very next request
     writes: CALLER_TABLES.map((table) => ({ table, afterCommit: () => provider.forgetCallers?.() })),
+    onSignOut: (listener) => void signOutListeners.push(listener),
   };
 }

@@ -16,8 +16,16 @@ export interface Backend {
   /** requests being answered (a backend is closed only when idle) */
   inFlight: number;
   lastUsed: number;
+  /** when the organisation was last seen ready in the control plane (revalidate) */
+  checkedAt: number;
   enginesRunning: boolean;
 }
+
+/**
+ * How long an open backend is trusted without asking the control plane whether its organisation
+ * still exists: an organisation deleted through another process stops answering here within this.
+ */
+const RECHECK_MS = 5_000;
 
 /** Builds an organisation's app: buildApp with the organisation's configuration (app.ts). */
 export type BuildOrgApp = (config: Config, db: Db) => Promise<FastifyInstance>;
@@ -44,7 +52,14 @@ export class Backends {
     if (open) {
       const b = await open;
       b.lastUsed = Date.now();
-      return b;
+      if (b.lastUsed - b.checkedAt < RECHECK_MS) return b;
+      const still = await findOrganization(this.deps.control, slug);
+      if (still?.status === 'ready') {
+        b.checkedAt = Date.now();
+        return b;
+      }
+      await this.closeOne(slug);
+      return undefined;
     }
     if (this.closed) return undefined;
     const org = await findOrganization(this.deps.control, slug);
@@ -110,7 +125,7 @@ export class Backends {
       };
       const app = await this.deps.build(orgConfig, db);
       await app.ready();
-      return { slug, app, db, inFlight: 0, lastUsed: Date.now(), enginesRunning: false };
+      return { slug, app, db, inFlight: 0, lastUsed: Date.now(), checkedAt: Date.now(), enginesRunning: false };
     } catch (err) {
       await db.close().catch(() => {});
       throw err;
@@ -128,6 +143,11 @@ export class Backends {
     }
     idle.sort((a, b) => a.lastUsed - b.lastUsed);
     for (const b of idle.slice(0, excess)) await this.closeOne(b.slug);
+  }
+
+  /** Closes the organisation's backend here, if open (it is being deleted). */
+  forget(slug: string): Promise<void> {
+    return this.closeOne(slug);
   }
 
   private async closeOne(slug: string): Promise<void> {

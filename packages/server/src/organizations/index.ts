@@ -10,12 +10,24 @@ import {
   createOrganizationSchema,
   inviteMemberSchema,
   organizationSlugField,
+  uuidField,
+  type InvitationSent,
   type Organization,
+  type OrganizationMembers,
   type OrganizationSwitch,
 } from '@watchdeck/core';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { issueAccessToken, notFoundBody, publicBase, PUBLIC, SIGNED_IN } from '../auth/index.ts';
+import type { Mailer } from '../mail/index.ts';
+import {
+  issueAccessToken,
+  notFoundBody,
+  publicBase,
+  PUBLIC,
+  SIGNED_IN,
+  type Caller,
+  type SignOutListener,
+} from '../auth/index.ts';
 import { sendError } from '../http/errors.ts';
 import { noBody, noParams, noQuery, noReadInput, typed } from '../http/validation.ts';
 import { Backends, PREFIX, type BuildOrgApp } from './backends.ts';
@@ -24,15 +36,27 @@ import {
   abandonedProvisioning,
   acceptInvite,
   createOrganization,
+  deleteOrganizationRow,
   emailIsMember,
   findOrganization,
   invite,
   leaseEngines,
   listFor,
+  listMembers,
+  listOpenInvites,
+  lockOrganization,
   organizationFor,
+  personOf,
+  pruneTokens,
+  recordToken,
   releaseEngines,
+  removeMember,
+  revokeMemberInSchema,
+  revokeSessionTokens,
   roleIn,
   slugify,
+  withdrawInvite,
+  type OrganizationRow,
 } from './store.ts';
 
 export type { BuildOrgApp } from './backends.ts';
@@ -45,12 +69,39 @@ const LEASE_MS = 3 * SWEEP_MS;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 const slugParams = z.object({ slug: organizationSlugField });
+const memberParams = z.object({ slug: organizationSlugField, personId: uuidField('personId') });
+const inviteParams = z.object({ slug: organizationSlugField, id: uuidField('id') });
+
+const ONLY_ADMINS = 'Only an administrator of the organisation may do this.';
+
+/** The invitation's email: who asks, to what, and where to accept it. */
+function invitationMail(o: { org: OrganizationRow; inviter: string; role: string; signInUrl: string; email: string }) {
+  return {
+    subject: `You are invited to ${o.org.name} on Watchdeck`,
+    text: [
+      `${o.inviter} invited you to join the organisation ${o.org.name} (${o.org.slug}) on Watchdeck as ${o.role}.`,
+      '',
+      `Sign in at ${o.signInUrl} with this email address (${o.email}), then accept the invitation in the`,
+      'organisation picker.',
+      '',
+      'If you did not expect this invitation, you can ignore this email.',
+    ].join('\n'),
+  };
+}
 
 export async function registerOrganizations(
   app: FastifyInstance,
-  deps: { config: Config; db: Db; build: BuildOrgApp },
+  deps: {
+    config: Config;
+    db: Db;
+    /** the app's one mailer (mail/): invitations go out through SMTP_URL */
+    mailer: Mailer;
+    /** auth's sign-out hook: the tokens minted for a root session end with it */
+    onSignOut: (listener: SignOutListener) => void;
+    build: BuildOrgApp;
+  },
 ): Promise<void> {
-  const { config, db } = deps;
+  const { config, db, mailer } = deps;
   const backends = new Backends({ config, control: db, build: deps.build, log: app.log });
   const processId = randomUUID();
   const runsEngines = config.role !== 'api';
@@ -125,16 +176,38 @@ export async function registerOrganizations(
     return org;
   });
 
+  /** The organisation and the caller's role in it, or the answer already sent (404 / 403). */
+  const asAdmin = async (c: Caller, slug: string, reply: FastifyReply): Promise<OrganizationRow | undefined> => {
+    const org = await findOrganization(db, slug);
+    const role = org && (await roleIn(db, org.id, c.person.id));
+    if (!org || !role) {
+      await sendError(reply, 404, 'not_found', 'organisation not found');
+      return undefined;
+    }
+    if (role !== 'admin') {
+      await sendError(reply, 403, 'forbidden', ONLY_ADMINS);
+      return undefined;
+    }
+    return org;
+  };
+
+  r.get('/api/organizations/:slug/members', { config: SIGNED_IN, schema: one }, async (req, reply) => {
+    const org = await asAdmin(req.caller!, req.params.slug, reply);
+    if (!org) return reply;
+    const body: OrganizationMembers = {
+      members: await listMembers(db, org.id),
+      invites: await listOpenInvites(db, org.id),
+    };
+    return body;
+  });
+
   r.post(
     '/api/organizations/:slug/invites',
     { config: SIGNED_IN, schema: { ...one, body: inviteMemberSchema } },
     async (req, reply) => {
       const c = req.caller!;
-      const org = await findOrganization(db, req.params.slug);
-      const role = org && (await roleIn(db, org.id, c.person.id));
-      if (!org || !role) return sendError(reply, 404, 'not_found', 'organisation not found');
-      if (role !== 'admin')
-        return sendError(reply, 403, 'forbidden', 'Only an administrator of the organisation may invite members.');
+      const org = await asAdmin(c, req.params.slug, reply);
+      if (!org) return reply;
       if (await emailIsMember(db, org.id, req.body.email))
         return sendError(reply, 409, 'conflict', `${req.body.email} is a member already`, {
           email: 'is a member already',
@@ -145,9 +218,110 @@ export async function registerOrganizations(
         role: req.body.role,
         invitedBy: c.person.id,
       });
-      return reply.code(201).send(sent);
+      if (!sent) return sendError(reply, 409, 'conflict', 'the invitation could not be saved; try again');
+      const inviter = (await personOf(db, c.person.id))?.name || c.person.email || 'An administrator';
+      const mail = invitationMail({
+        org,
+        inviter,
+        role: sent.role,
+        signInUrl: `${publicBase(req, config)}/`,
+        email: sent.email,
+      });
+      let how: 'sent' | 'logged';
+      try {
+        how = await mailer.send({ to: sent.email, ...mail });
+      } catch (err) {
+        // the SMTP server's words stay in the log: they may name hosts and accounts
+        req.log.warn({ err, organization: org.slug }, 'organizations: the invitation email failed');
+        return sendError(
+          reply,
+          502,
+          'mail_failed',
+          `The invitation to ${sent.email} is saved, but its email could not be sent. Check the mail server and invite again to resend it.`,
+        );
+      }
+      const body: InvitationSent = { ...sent, mail: how };
+      return reply.code(201).send(body);
     },
   );
+
+  r.delete(
+    '/api/organizations/:slug/invites/:id',
+    { config: SIGNED_IN, schema: { params: inviteParams, querystring: noQuery, body: noBody } },
+    async (req, reply) => {
+      const org = await asAdmin(req.caller!, req.params.slug, reply);
+      if (!org) return reply;
+      if (!(await withdrawInvite(db, org.id, req.params.id)))
+        return sendError(reply, 404, 'not_found', 'no open invitation with this id');
+      return reply.code(204).send();
+    },
+  );
+
+  r.delete(
+    '/api/organizations/:slug/members/:personId',
+    { config: SIGNED_IN, schema: { params: memberParams, querystring: noQuery, body: noBody } },
+    async (req, reply) => {
+      const c = req.caller!;
+      const outcome = await db.transaction(async (tx) => {
+        // the row lock queues concurrent removals: two admins removing each other leave one
+        const org = await lockOrganization(tx, req.params.slug);
+        const role = org && (await roleIn(tx, org.id, c.person.id));
+        if (!org || !role) return 'no_org' as const;
+        if (role !== 'admin') return 'forbidden' as const;
+        const done = await removeMember(tx, org.id, req.params.personId);
+        if (done === 'removed') await revokeMemberInSchema(tx, org, req.params.personId);
+        return done;
+      });
+      if (outcome === 'no_org') return sendError(reply, 404, 'not_found', 'organisation not found');
+      if (outcome === 'forbidden') return sendError(reply, 403, 'forbidden', ONLY_ADMINS);
+      if (outcome === 'not_member') return sendError(reply, 404, 'not_found', 'not a member of this organisation');
+      if (outcome === 'last_admin')
+        return sendError(
+          reply,
+          409,
+          'last_admin',
+          'The last administrator cannot be removed. Make another member an administrator first, or delete the organisation.',
+        );
+      return reply.code(204).send();
+    },
+  );
+
+  r.delete('/api/organizations/:slug', { config: SIGNED_IN, schema: { ...one, body: noBody } }, async (req, reply) => {
+    const c = req.caller!;
+    const slug = req.params.slug;
+    // closed here first: its pool's connections would otherwise hold the schema's tables
+    let closed = false;
+    let outcome: 'no_org' | 'forbidden' | 'provisioning' | 'deleted';
+    try {
+      outcome = await db.transaction(async (tx) => {
+        const org = await lockOrganization(tx, slug);
+        const role = org && (await roleIn(tx, org.id, c.person.id));
+        if (!org || !role) return 'no_org' as const;
+        if (role !== 'admin') return 'forbidden' as const;
+        if (org.status === 'provisioning' || org.claimed) return 'provisioning' as const;
+        await backends.forget(slug);
+        closed = true;
+        // one transaction: the row and the schema (its tokens, sessions, data) go together or not
+        await deleteOrganizationRow(tx, org.id);
+        await tx.exec(`DROP SCHEMA IF EXISTS "${org.schema_name}" CASCADE`);
+        return 'deleted' as const;
+      });
+    } catch (err) {
+      req.log.error({ err, organization: slug }, 'organizations: deleting failed');
+      return sendError(reply, 503, 'unavailable', 'The organisation could not be deleted right now. Please try again.');
+    }
+    if (outcome === 'no_org') return sendError(reply, 404, 'not_found', 'organisation not found');
+    if (outcome === 'forbidden') return sendError(reply, 403, 'forbidden', ONLY_ADMINS);
+    if (outcome === 'provisioning')
+      return sendError(
+        reply,
+        409,
+        'conflict',
+        'The organisation is still being provisioned. Delete it once it is ready.',
+      );
+    req.log.info({ organization: slug, closed }, 'organizations: deleted');
+    return reply.code(204).send();
+  });
 
   r.post(
     '/api/organizations/:slug/accept',
@@ -185,6 +359,14 @@ export async function registerOrganizations(
         name: 'Organisation session',
         ttlMs: config.hosted.tokenTtlMs,
       });
+      // recorded with the root session: signing out of it revokes the token (onSignOut below)
+      await recordToken(db, {
+        tokenId: issued.id,
+        orgId: org.id,
+        personId: c.person.id,
+        sessionId: c.sessionId ?? null,
+        expiresAt: issued.expires_at,
+      });
       return {
         organization: org.slug,
         status: org.status,
@@ -195,10 +377,17 @@ export async function registerOrganizations(
     },
   );
 
+  // Signing out of the root backend ends the organisations' sessions it opened: the tokens the
+  // switch minted for that session are revoked in their schemas before the sign-out answers.
+  deps.onSignOut(async ({ sessionId }) => {
+    if (sessionId) await revokeSessionTokens(db, sessionId);
+  });
+
   // ---- background: abandoned provisioning, engine leases --------------------------------------
   let sweeping: Promise<void> | undefined;
   const sweep = async () => {
     for (const id of await abandonedProvisioning(db)) start(id);
+    await pruneTokens(db);
     if (!runsEngines) return;
     const held = backends.openSlugs().length;
     const leased = await leaseEngines(db, processId, Math.max(0, config.hosted.maxOrgs - held), LEASE_MS);

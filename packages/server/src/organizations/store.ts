@@ -219,3 +219,158 @@ export async function releaseEngines(q: Queryable, processId: string): Promise<v
     [processId],
   );
 }
+
+// ---- members, invitations, deletion (the admins' routes) ----------------------------------------
+
+export interface MemberRow {
+  person_id: string;
+  name: string;
+  email: string | null;
+  role: Role;
+  joined_at: string;
+}
+
+export interface InviteRow {
+  id: string;
+  email: string;
+  role: Role;
+  created_at: string;
+}
+
+const TS = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The members with the root backend's name and email, admins first. */
+export async function listMembers(q: Queryable, orgId: string): Promise<MemberRow[]> {
+  const r = await q.query<MemberRow>(
+    `SELECT m.person_id, COALESCE(p.name, '') AS name, p.email, m.role, ${TS('m.created_at')} AS joined_at
+       FROM ${C}.organization_members m LEFT JOIN people p ON p.id = m.person_id
+      WHERE m.organization_id = $1
+      ORDER BY m.role <> 'admin', lower(COALESCE(p.name, '')), m.person_id`,
+    [orgId],
+  );
+  return r.rows;
+}
+
+/** The invitations nobody has accepted yet, newest first. */
+export async function listOpenInvites(q: Queryable, orgId: string): Promise<InviteRow[]> {
+  const r = await q.query<InviteRow>(
+    `SELECT id, email, role, ${TS('created_at')} AS created_at FROM ${C}.organization_invites
+      WHERE organization_id = $1 AND accepted_at IS NULL ORDER BY created_at DESC, email`,
+    [orgId],
+  );
+  return r.rows;
+}
+
+/** Withdraws an open invitation; false when there is none with that id. */
+export async function withdrawInvite(q: Queryable, orgId: string, inviteId: string): Promise<boolean> {
+  const r = await q.query(
+    `DELETE FROM ${C}.organization_invites WHERE organization_id = $1 AND id = $2 AND accepted_at IS NULL`,
+    [orgId, inviteId],
+  );
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Locks the organisation's row for the rest of the transaction (removals and deletion queue here). */
+export async function lockOrganization(
+  q: Queryable,
+  slug: string,
+): Promise<(OrganizationRow & { claimed: boolean }) | undefined> {
+  const r = await q.query<OrganizationRow & { claimed: boolean }>(
+    `SELECT id, slug, name, status, schema_name, created_by, COALESCE(claimed_until > now(), false) AS claimed
+       FROM ${C}.organizations WHERE slug = $1 FOR UPDATE`,
+    [slug],
+  );
+  return r.rows[0];
+}
+
+/**
+ * Removes a member, inside a transaction holding lockOrganization: 'last_admin' when they are
+ * the only admin left, 'not_member' when they are none.
+ */
+export async function removeMember(
+  q: Queryable,
+  orgId: string,
+  personId: string,
+): Promise<'removed' | 'not_member' | 'last_admin'> {
+  const role = await roleIn(q, orgId, personId);
+  if (!role) return 'not_member';
+  if (role === 'admin') {
+    const admins = await q.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${C}.organization_members WHERE organization_id = $1 AND role = 'admin'`,
+      [orgId],
+    );
+    if ((admins.rows[0]?.n ?? 0) <= 1) return 'last_admin';
+  }
+  await q.query(`DELETE FROM ${C}.organization_members WHERE organization_id = $1 AND person_id = $2`, [
+    orgId,
+    personId,
+  ]);
+  return 'removed';
+}
+
+/** Deletes the organisation's row (members, invitations and recorded tokens go with it). */
+export async function deleteOrganizationRow(q: Queryable, orgId: string): Promise<void> {
+  await q.query(`DELETE FROM ${C}.organizations WHERE id = $1`, [orgId]);
+}
+
+// ---- the switch's tokens ------------------------------------------------------------------------
+
+/** Records a token the switch minted, with the root session it was asked with. */
+export async function recordToken(
+  q: Queryable,
+  t: { tokenId: string; orgId: string; personId: string; sessionId: string | null; expiresAt: string | null },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO ${C}.organization_tokens (token_id, organization_id, person_id, session_id, expires_at)
+     VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now() + interval '1 day'))`,
+    [t.tokenId, t.orgId, t.personId, t.sessionId, t.expiresAt],
+  );
+}
+
+/**
+ * Revokes the tokens minted for one root session in their organisations' schemas, and forgets
+ * them. Runs on the root pool with the schema named (checked by the table's constraint:
+ * org_[a-z0-9_]+, safe to quote as is).
+ */
+export async function revokeSessionTokens(q: Queryable, sessionId: string): Promise<number> {
+  const r = await q.query<{ token_id: string; schema_name: string }>(
+    `DELETE FROM ${C}.organization_tokens t USING ${C}.organizations o
+      WHERE o.id = t.organization_id AND t.session_id = $1
+      RETURNING t.token_id, o.schema_name`,
+    [sessionId],
+  );
+  const bySchema = new Map<string, string[]>();
+  for (const row of r.rows) bySchema.set(row.schema_name, [...(bySchema.get(row.schema_name) ?? []), row.token_id]);
+  let revoked = 0;
+  for (const [schema, ids] of bySchema) {
+    const u = await q.query(
+      `UPDATE "${schema}".access_tokens SET deleted_at = now() WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
+      [ids],
+    );
+    revoked += u.rowCount ?? 0;
+  }
+  return revoked;
+}
+
+/**
+ * A removed member loses everything inside the organisation's schema: every token of theirs
+ * (the switch's and any they made there) and their role, so a later invitation's role applies.
+ * Their person row stays: created_by columns still name them.
+ */
+export async function revokeMemberInSchema(q: Queryable, org: OrganizationRow, personId: string): Promise<void> {
+  await q.query(`DELETE FROM ${C}.organization_tokens WHERE organization_id = $1 AND person_id = $2`, [
+    org.id,
+    personId,
+  ]);
+  if (org.status !== 'ready') return; // provisioning copies the members left when it finishes
+  const schema = org.schema_name;
+  await q.query(`UPDATE "${schema}".access_tokens SET deleted_at = now() WHERE person_id = $1 AND deleted_at IS NULL`, [
+    personId,
+  ]);
+  await q.query(`DELETE FROM "${schema}".people_roles WHERE id = $1`, [personId]);
+}
+
+/** Forgets recorded tokens that ran out by themselves. */
+export async function pruneTokens(q: Queryable): Promise<void> {
+  await q.query(`DELETE FROM ${C}.organization_tokens WHERE expires_at < now()`);
+}

@@ -79,6 +79,12 @@ export const FEATURE_ROUTES: readonly FeatureRoute[] = [
     features: ['settings.integrations'],
     load: () => import('./integrations-route.tsx').then((m) => m.IntegrationDetailRoute),
   },
+  // hosted mode: the current organisation's members (features/organizations; admins manage them)
+  {
+    path: 'organizations/members',
+    features: ['settings.organization_profile'],
+    load: () => import('../features/organizations/routes/members-page.tsx').then((m) => m.OrganizationMembersPage),
+  },
   {
     path: 'settings/event-queue-status',
     resource: 'database',

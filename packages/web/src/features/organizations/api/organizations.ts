@@ -5,13 +5,18 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import {
+  invitationSentSchema,
+  organizationMembersSchema,
   organizationSchema,
   organizationsSchema,
   organizationSwitchSchema,
   type CreateOrganization,
+  type InvitationSent,
+  type InviteMember,
   type Organization,
+  type OrganizationMembers,
 } from '@watchdeck/core';
-import { apiGet, apiPost } from '#web/lib/http.ts';
+import { apiGet, apiPost, apiRequest } from '#web/lib/http.ts';
 import { saveBackend } from '#web/lib/backend.ts';
 import { toastError } from '#web/lib/toast.ts';
 
@@ -35,6 +40,33 @@ export async function createOrganization(body: CreateOrganization): Promise<Orga
 
 export async function acceptInvitation(slug: string): Promise<Organization> {
   return organizationSchema.parse(await apiPost<unknown>(root(`/${encodeURIComponent(slug)}/accept`)));
+}
+
+const one = (slug: string, rest = '') => root(`/${encodeURIComponent(slug)}${rest}`);
+
+export const membersQueryKey = (slug: string) => ['organizations', 'members', slug] as const;
+
+/** The members and open invitations (the organisation's admins only: 403 for the others). */
+export async function listMembers(slug: string, signal?: AbortSignal): Promise<OrganizationMembers> {
+  return organizationMembersSchema.parse(await apiGet<unknown>(one(slug, '/members'), signal));
+}
+
+/** Invites by email: the server sends the invitation through its mail server. */
+export async function inviteMember(slug: string, body: InviteMember): Promise<InvitationSent> {
+  return invitationSentSchema.parse(await apiPost<unknown>(one(slug, '/invites'), body));
+}
+
+export function withdrawInvitation(slug: string, id: string): Promise<void> {
+  return apiRequest<void>(one(slug, `/invites/${encodeURIComponent(id)}`), { method: 'DELETE' });
+}
+
+export function removeMember(slug: string, personId: string): Promise<void> {
+  return apiRequest<void>(one(slug, `/members/${encodeURIComponent(personId)}`), { method: 'DELETE' });
+}
+
+/** Deletes the organisation: its backend, data and tokens go with it. */
+export function deleteOrganization(slug: string): Promise<void> {
+  return apiRequest<void>(one(slug), { method: 'DELETE' });
 }
 
 async function switchTo(slug: string) {

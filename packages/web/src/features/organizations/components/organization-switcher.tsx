@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Building2, Check, ChevronDown, LogOut, Plus } from 'lucide-react';
+import { useNavigate } from 'react-router';
+import { Building2, Check, ChevronDown, LogOut, Plus, Users } from 'lucide-react';
 import { apiPost } from '#web/lib/http.ts';
 import { clearBackend, currentBackend } from '#web/lib/backend.ts';
 import { useSession } from '#web/lib/session.tsx';
@@ -18,6 +19,8 @@ import { ProvisioningWait } from './provisioning-wait.tsx';
 const trigger =
   'flex items-center gap-2 rounded-md py-1 pr-1.5 pl-2 text-sm text-gray-700 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-blue-600';
 
+const MEMBERS_PATH = '/organizations/members';
+
 /** Back to the organisation picker (choose another or create one). */
 function toPicker() {
   clearBackend();
@@ -30,6 +33,7 @@ export function OrganizationSwitcher() {
   const current = whoami.organization ?? currentBackend()?.slug ?? '';
   const list = useQuery({ queryKey: organizationsQueryKey, queryFn: ({ signal }) => listOrganizations(signal) });
   const { waiting, switchTo } = useSwitchOrganization();
+  const navigate = useNavigate();
   const name = list.data?.find((o) => o.slug === current)?.name ?? current;
   return (
     <>
@@ -51,6 +55,9 @@ export function OrganizationSwitcher() {
               </DropdownMenuItem>
             ))}
           <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => void navigate(MEMBERS_PATH)}>
+            <Users size={15} aria-hidden className="text-gray-500" /> Members of {name}
+          </DropdownMenuItem>
           <DropdownMenuItem onSelect={toPicker}>
             <Plus size={15} aria-hidden className="text-gray-500" /> Create or join an organisation
           </DropdownMenuItem>
