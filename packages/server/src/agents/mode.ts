@@ -22,7 +22,14 @@
  * 404: no agent behind it) stops the agent with a message saying so.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { AGENT_PUSH_MAX_BYTES, playbookHandedActionSchema } from '@watchdeck/core';
+import {
+  AGENT_PARKED_REPORT_MAX,
+  AGENT_PARKED_ROW_MAX_BYTES,
+  AGENT_PUSH_MAX_BYTES,
+  playbookHandedActionSchema,
+  type AgentParkedRequest,
+  type AgentParkedRowReport,
+} from '@watchdeck/core';
 import type { Db } from '../db/index.ts';
 import { handedActionReports, runHandedAction } from '../playbooks/index.ts';
 import { runJob } from '../jobs/index.ts';
@@ -63,6 +70,51 @@ const PARENTS: Record<string, [column: string, table: string][]> = {
   ],
   components: [['parent_id', 'components']],
 };
+
+/** The columns that make a pushed row the same row (the upstream's conflict keys); else id. */
+const KEYS: Record<string, string[]> = {
+  check_statuses: ['check_id', 'time'],
+  config_relationships: ['config_id', 'related_id', 'selector_id'],
+};
+const keyColumns = (tbl: string) => KEYS[tbl] ?? ['id'];
+/** A row's key as text (dates as JSON writes them, as migration 0420 reads them from the copy). */
+function keyOf(tbl: string, row: Record<string, unknown>): string {
+  return keyColumns(tbl)
+    .map((c) => {
+      const v = row[c];
+      return v instanceof Date ? v.toISOString() : String(v ?? '');
+    })
+    .join('/');
+}
+/** Tables whose current local row a retry sends (a later version than the parked copy). */
+const RELOADABLE = new Set([
+  'checks',
+  'check_statuses',
+  'config_items',
+  'config_changes',
+  'config_analysis',
+  'config_relationships',
+  'components',
+  'job_history',
+]);
+
+/**
+ * The copy of a parked row the upstream keeps for its page: the row itself when small, else its
+ * long texts and large objects cut down, else only its key (marked `_trimmed`).
+ */
+function trimmedRow(tbl: string, row: Record<string, unknown>): Record<string, unknown> {
+  if (JSON.stringify(row).length <= AGENT_PARKED_ROW_MAX_BYTES) return row;
+  const cut: Record<string, unknown> = { _trimmed: true };
+  for (const [k, v] of Object.entries(row)) {
+    const json = JSON.stringify(v) ?? '';
+    if (typeof v === 'string' && v.length > 512) cut[k] = `${v.slice(0, 512)}… (${v.length} characters)`;
+    else if (v && typeof v === 'object' && !(v instanceof Date) && json.length > 1024)
+      cut[k] = `(${json.length} characters of JSON)`;
+    else cut[k] = v;
+  }
+  if (JSON.stringify(cut).length <= AGENT_PARKED_ROW_MAX_BYTES) return cut;
+  return Object.fromEntries([['_trimmed', true], ...keyColumns(tbl).map((c) => [c, row[c]])]);
+}
 
 /**
  * A check row without what each run changes, as JSON with keys sorted at every level (jsonb
@@ -242,7 +294,8 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     const parked = new Set(
       (
         await db.query<{ row: Record<string, unknown> }>(
-          `SELECT row FROM agent_push_parked WHERE upstream = $1 AND tbl = 'checks'`,
+          `SELECT row FROM agent_push_parked
+            WHERE upstream = $1 AND tbl = 'checks' AND (resolution IS NULL OR resolution = 'discarded')`,
           [upstream],
         )
       ).rows.map((p) => checkDefinition(p.row)),
@@ -341,6 +394,7 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     let first: RefusedForGood;
     try {
       await call('POST', 'push', body);
+      await resolveSuperseded(body, []);
       return;
     } catch (err) {
       if (!(err instanceof RefusedForGood)) throw err;
@@ -401,13 +455,27 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
       log.warn({ error: first.message }, 'agent: the upstream refused a push whose rows it takes one by one');
       return;
     }
-    await db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO agent_push_parked (upstream, tbl, row, error)
-         SELECT $1, x.tbl, x.row, x.error FROM jsonb_to_recordset($2::jsonb) AS x(tbl text, row jsonb, error text)`,
-        [upstream, JSON.stringify(park)],
+    const parkedNow = await db.transaction(async (tx) => {
+      const r = await tx.query<{ id: string }>(
+        `INSERT INTO agent_push_parked (upstream, tbl, row, row_key, error, last_attempt_at)
+         SELECT $1, x.tbl, x.row, x.row_key, x.error, now()
+           FROM jsonb_to_recordset($2::jsonb) AS x(tbl text, row jsonb, row_key text, error text)
+         RETURNING id`,
+        [upstream, JSON.stringify(park.map((p) => ({ ...p, row_key: keyOf(p.tbl, p.row) })))],
       );
+      return r.rows.map((x) => x.id);
     });
+    // the rows stored beside the parked ones may be later versions of rows parked before
+    const parkedKeys = new Set(park.map((p) => `${p.tbl}\u0000${keyOf(p.tbl, p.row)}`));
+    await resolveSuperseded(
+      Object.fromEntries(
+        Object.entries(body).map(([tbl, rows]) => [
+          tbl,
+          rows.filter((r) => !parkedKeys.has(`${tbl}\u0000${keyOf(tbl, r)}`)),
+        ]),
+      ),
+      parkedNow,
+    );
     for (const p of park.slice(0, 20))
       log.warn(
         { table: p.tbl, id: p.row.id ?? p.row.check_id ?? p.row.config_id, error: p.error },
@@ -419,6 +487,153 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
         job.details.parked = park.slice(0, 50).map((p) => ({ table: p.tbl, error: p.error }));
         for (const p of park) job.error(`${p.tbl}: ${p.error}`);
       });
+  }
+
+  /**
+   * Rows parked before whose key the upstream has now stored (a later version pushed as usual)
+   * are no longer parked: resolved as stored, and reported so. `except`: rows parked just now.
+   */
+  async function resolveSuperseded(body: Record<string, Record<string, unknown>[]>, except: string[]): Promise<void> {
+    const open = await db.query(`SELECT 1 FROM agent_push_parked WHERE upstream = $1 AND resolution IS NULL LIMIT 1`, [
+      upstream,
+    ]);
+    if (!open.rows.length) return;
+    for (const [tbl, rows] of Object.entries(body)) {
+      if (!rows?.length) continue;
+      await db.query(
+        `UPDATE agent_push_parked SET resolution = 'stored', resolved_at = now(), reported_at = NULL
+          WHERE upstream = $1 AND tbl = $2 AND resolution IS NULL AND row_key = ANY ($3::text[])
+            AND NOT (id = ANY ($4::uuid[]))`,
+        [upstream, tbl, rows.map((r) => keyOf(tbl, r)), except],
+      );
+    }
+  }
+
+  /** Set when the upstream takes no parked-row reports (an older upstream): asked again later. */
+  let parkedReportsRefusedUntil = 0;
+  /** Parked row ids an operator named that this agent does not hold (reported as gone). */
+  const unknownParked = new Set<string>();
+
+  /**
+   * The parked rows to the upstream, for the agent's page there: the ones whose state it has not
+   * seen (new, tried again, resolved), while any are left or any is still parked (an operator may
+   * have asked for something); its answer carries the operators' retry and discard requests,
+   * carried out here and reported on the next round.
+   */
+  async function syncParked(): Promise<void> {
+    if (Date.now() < parkedReportsRefusedUntil) return;
+    for (let round = 0; round < 10; round++) {
+      const changed = await db.query<{
+        id: string;
+        tbl: string;
+        row_key: string;
+        row: Record<string, unknown>;
+        error: string;
+        parked_at: Date | string;
+        attempts: number;
+        last_attempt_at: Date | string | null;
+        resolution: 'stored' | 'discarded' | null;
+        handled_request_at: string | null;
+      }>(
+        `SELECT id::text AS id, tbl, row_key, row, error, parked_at, attempts, last_attempt_at, resolution,
+                to_char(handled_request_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS handled_request_at
+           FROM agent_push_parked WHERE upstream = $1 AND reported_at IS NULL
+          ORDER BY parked_at, id LIMIT ${AGENT_PARKED_REPORT_MAX}`,
+        [upstream],
+      );
+      const open = await db.query(
+        `SELECT 1 FROM agent_push_parked WHERE upstream = $1 AND resolution IS NULL LIMIT 1`,
+        [upstream],
+      );
+      if (!changed.rows.length && !open.rows.length && !unknownParked.size) return;
+      const iso = (d: Date | string) => new Date(d).toISOString();
+      const parked: AgentParkedRowReport[] = changed.rows
+        .filter((r) => !r.resolution)
+        .map((r) => ({
+          id: r.id,
+          table: r.tbl,
+          key: r.row_key.slice(0, 1000),
+          row: trimmedRow(r.tbl, r.row),
+          error: r.error.slice(0, 4000),
+          parked_at: iso(r.parked_at),
+          attempts: r.attempts,
+          last_attempt_at: r.last_attempt_at ? iso(r.last_attempt_at) : null,
+          handled_request_at: r.handled_request_at,
+        }));
+      const gone = [...unknownParked].slice(0, AGENT_PARKED_REPORT_MAX - changed.rows.length);
+      const resolved = [
+        ...changed.rows.filter((r) => r.resolution).map((r) => ({ id: r.id, resolution: r.resolution! })),
+        ...gone.map((id) => ({ id, resolution: 'discarded' as const })),
+      ];
+      let answer: { requests: AgentParkedRequest[] };
+      try {
+        answer = await call('POST', 'parked', { parked, resolved });
+      } catch (err) {
+        if (!(err instanceof TokenRefused) && !(err instanceof RefusedForGood)) throw err;
+        // no such route there (404), or it refuses the report: the pushes go on without it; a
+        // token really refused stops the agent through the ping and push calls
+        parkedReportsRefusedUntil = Date.now() + 10 * 60_000;
+        log.warn({ error: err.message }, 'agent: the upstream takes no parked-row report; asking again in 10 minutes');
+        return;
+      }
+      await db.query(`UPDATE agent_push_parked SET reported_at = now() WHERE id = ANY ($1::uuid[])`, [
+        changed.rows.map((r) => r.id),
+      ]);
+      for (const id of gone) unknownParked.delete(id);
+      for (const req of answer.requests ?? []) await carryOut(req);
+      if (!answer.requests?.length && changed.rows.length < AGENT_PARKED_REPORT_MAX) return;
+    }
+  }
+
+  /**
+   * An operator's request for a parked row: discard forgets it (a discarded check stays out of the
+   * pushes until its definition changes, as before); retry pushes the row again, as it is here now
+   * (the current local row when its table has one, else the parked copy): stored, it is resolved;
+   * refused again, it stays parked with one attempt more and the new answer.
+   */
+  async function carryOut(req: AgentParkedRequest): Promise<void> {
+    const found = await db.query<{ tbl: string; row: Record<string, unknown>; resolution: string | null }>(
+      `SELECT tbl, row, resolution FROM agent_push_parked WHERE upstream = $1 AND id = $2`,
+      [upstream, req.id],
+    );
+    const p = found.rows[0];
+    if (!p) {
+      unknownParked.add(req.id);
+      return;
+    }
+    const handled = (sets: string, params: unknown[] = []) =>
+      db.query(`UPDATE agent_push_parked SET ${sets}, handled_request_at = $2, reported_at = NULL WHERE id = $1`, [
+        req.id,
+        req.requested_at,
+        ...params,
+      ]);
+    if (p.resolution) return void (await handled('resolved_at = resolved_at'));
+    if (req.action === 'discard') {
+      await handled(`resolution = 'discarded', resolved_at = now()`);
+      log.info({ table: p.tbl, parked: req.id }, 'agent: discarded a parked row, as asked upstream');
+      return;
+    }
+    let row = p.row;
+    if (RELOADABLE.has(p.tbl)) {
+      const cols = keyColumns(p.tbl);
+      const current = await db.query<Record<string, unknown>>(
+        `SELECT ${pushColumns(p.tbl)
+          .map((c) => `t."${c}"`)
+          .join(', ')} FROM ${p.tbl} t WHERE ${cols.map((c, i) => `t."${c}" = $${i + 1}`).join(' AND ')}`,
+        cols.map((c) => p.row[c]),
+      );
+      if (current.rows[0]) row = current.rows[0];
+    }
+    try {
+      await call('POST', 'push', { [p.tbl]: [row] });
+    } catch (err) {
+      if (!(err instanceof RefusedForGood)) throw err;
+      await handled(`attempts = attempts + 1, last_attempt_at = now(), error = $3`, [err.message]);
+      log.warn({ table: p.tbl, parked: req.id, error: err.message }, 'agent: a parked row retried was refused again');
+      return;
+    }
+    await handled(`resolution = 'stored', resolved_at = now(), attempts = attempts + 1, last_attempt_at = now()`);
+    log.info({ table: p.tbl, parked: req.id }, 'agent: a parked row retried was stored upstream');
   }
 
   /**
@@ -491,8 +706,10 @@ export function startAgentMode(opts: AgentModeOptions): { stop(): void; pushNow(
     for (;;) {
       const { rows, more } = await pushOutbox();
       total += rows;
-      if (!more) return total;
+      if (!more) break;
     }
+    await syncParked();
+    return total;
   }
 
   /** Runs `task` every `everyMs`; after a failure waits 1 s, 2 s, 4 s ... up to a minute. */

@@ -7,6 +7,8 @@
  *   GET  /api/agent/pull       (an agent's token) the canaries, scrapers and topologies assigned to it
  *   GET  /api/agent/playbook/actions?timeout=S  (an agent's token) long-poll: the next playbook
  *                              action naming the agent in runsOn, claimed for it (results come back in push)
+ *   POST /api/agent/parked, GET /api/agent/:id/parked, POST /api/agent/:id/parked/requests
+ *                              parked pushes (parked.ts)
  *
  * Listing, editing and deleting go through /api/db (agents_summary, PATCH agents), as the seed's
  * calls do; agentWrites (index.ts) limits what such a PATCH may change.
@@ -26,6 +28,7 @@ import { sendError } from '../http/errors.ts';
 import { noParams, noQuery, noReadInput, typed } from '../http/validation.ts';
 import { applyPush, PushRefused, pushBodySchema } from './push.ts';
 import { claimAgentAction } from '../playbooks/index.ts';
+import { parkedRoutes } from './parked.ts';
 
 /** The scope that marks an agent's token (access_tokens.scopes). */
 const AGENT_SCOPE = 'agent';
@@ -92,6 +95,8 @@ export function agentRoutes(
     );
     return r.rows[0]?.id ?? null;
   }
+
+  parkedRoutes(fastify, { db, agentOf });
 
   const generate = { params: noParams, querystring: noQuery, body: agentFormSchema };
   app.post(

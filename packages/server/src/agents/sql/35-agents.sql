@@ -2,7 +2,8 @@
 -- whenever this file changes (db/README.md): every statement can run again.
 
 -- agents_summary: the Agents list (seed 000 sections 3 and 7): each live agent with the counts of
--- what it pushed and whether it is online (last_seen within 61 seconds, seed 000 section 9).
+-- what it pushed and whether it is online (last_seen within 61 seconds, seed 000 section 9), and
+-- how many of its pushed rows it holds parked (refused here for good; migration 0420).
 -- The columns up to playbook_runs_count are those of the view settings/ used to define, so
 -- CREATE OR REPLACE works on a database that has the older one.
 CREATE OR REPLACE VIEW agents_summary AS
@@ -12,7 +13,8 @@ SELECT a.id, a.name, a.description, a.hostname, a.version, a.person_id, a.proper
   (SELECT count(*) FROM checks c WHERE c.agent_id = a.id AND c.deleted_at IS NULL) AS checks_count,
   (SELECT count(*) FROM config_scrapers s WHERE s.agent_id = a.id AND s.deleted_at IS NULL) AS config_scrapper_count,
   (SELECT count(*) FROM playbook_runs r WHERE r.agent_id = a.id) AS playbook_runs_count,
-  coalesce(a.last_seen > now() - interval '61 seconds', false) AS online
+  coalesce(a.last_seen > now() - interval '61 seconds', false) AS online,
+  (SELECT count(*) FROM agent_parked_rows p WHERE p.agent_id = a.id) AS parked_count
 FROM agents a
 WHERE a.deleted_at IS NULL;
 

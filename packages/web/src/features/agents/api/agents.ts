@@ -1,12 +1,13 @@
 /**
  * The agents screen's calls (seed 000 section 7, Agents): the list from agents_summary with the
  * creator embedded, one agent by id, POST /api/agent/generate, and PATCH of agents for edits and
- * the soft delete (with the cleanup flag).
+ * the soft delete (with the cleanup flag); an agent's parked pushes and the retry/discard requests
+ * (GET /api/agent/:id/parked, POST /api/agent/:id/parked/requests).
  */
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AgentFormInput, AgentSummary, GeneratedAgent } from '@watchdeck/core';
+import type { AgentFormInput, AgentParkedAction, AgentParkedRow, AgentSummary, GeneratedAgent } from '@watchdeck/core';
 import { db, unwrap, unwrapWithCount } from '#web/lib/api.ts';
-import { apiPost } from '#web/lib/http.ts';
+import { apiGet, apiPost } from '#web/lib/http.ts';
 
 const SELECT = '*,created_by(id,name,avatar)';
 /** Columns the table may sort on (anything else falls back to name). */
@@ -26,7 +27,36 @@ const agentsKeys = {
   list: (pageIndex: number, pageSize: number, sortBy: string, desc: boolean) =>
     ['agents', 'list', pageIndex, pageSize, sortBy, desc] as const,
   one: (id: string) => ['agents', 'one', id] as const,
+  parked: (id: string, offset: number) => ['agents', 'parked', id, offset] as const,
 };
+
+/** How often an open agent page looks again: the agent carries requests out on its next push (5 s). */
+const PARKED_REFRESH_MS = 5_000;
+
+export function useParkedRows(agentId: string, offset: number, limit: number) {
+  return useQuery({
+    queryKey: agentsKeys.parked(agentId, offset),
+    queryFn: ({ signal }) =>
+      apiGet<{ total: number; rows: AgentParkedRow[] }>(
+        `/agent/${agentId}/parked?limit=${limit}&offset=${offset}`,
+        signal,
+      ),
+    placeholderData: keepPreviousData,
+    refetchInterval: PARKED_REFRESH_MS,
+  });
+}
+
+export function useParkedRequest(agentId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, ids }: { action: AgentParkedAction; ids: string[] }) =>
+      apiPost<{ action: AgentParkedAction; requested: number; message: string }>(`/agent/${agentId}/parked/requests`, {
+        action,
+        ids,
+      }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['agents', 'parked', agentId] }),
+  });
+}
 
 const listQuery = (pageIndex: number, pageSize: number, sortBy: string, desc: boolean) =>
   queryOptions({

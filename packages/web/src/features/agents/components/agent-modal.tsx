@@ -18,6 +18,7 @@ import {
   valuesOf,
   type AgentFormValues,
 } from './agent-form.tsx';
+import { ParkedPushes } from './parked-pushes.tsx';
 
 /** Create: the form, then (on success) the caller opens the installation instructions. */
 export function CreateAgentModal({
@@ -62,7 +63,10 @@ export function CreateAgentModal({
   );
 }
 
-/** Edit: the name read-only; Delete starts the two-step deletion (the caller shows it). */
+/**
+ * Edit: the name read-only; Delete starts the two-step deletion (the caller shows it). Below the
+ * form, the agent's parked pushes (wider when it has some: the table needs the room).
+ */
 export function EditAgentModal({
   agent,
   canWrite,
@@ -101,7 +105,7 @@ export function EditAgentModal({
       open
       onOpenChange={(o) => !o && onClose()}
       title={`Edit Agent ${agent.name}`}
-      size="medium"
+      size={Number(agent.parked_count) > 0 ? 'large' : 'medium'}
       footer={
         canWrite ? (
           <>
@@ -119,6 +123,7 @@ export function EditAgentModal({
       }
     >
       <AgentFormFields id={formId} form={form} mode="edit" onSubmit={submit} />
+      <ParkedPushes agentId={agent.id} canWrite={canWrite} />
     </Modal>
   );
 }

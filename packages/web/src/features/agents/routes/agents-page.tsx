@@ -62,6 +62,14 @@ function OnlineStatus({ lastSeen }: { lastSeen: string | null }) {
   );
 }
 
+/** Rows the agent holds parked (refused here): the agent's page lists them. */
+function ParkedCount({ n }: { n: number }) {
+  if (!n) return null;
+  return (
+    <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs whitespace-nowrap text-amber-800">{n} parked</span>
+  );
+}
+
 const count = (label: string) => (c: { getValue: () => unknown }) => (
   <span className="tabular-nums" aria-label={label}>
     {Number(c.getValue() ?? 0)}
@@ -98,7 +106,12 @@ export function AgentsPage() {
         col.display({
           id: 'status',
           header: 'Status',
-          cell: ({ row }) => <OnlineStatus lastSeen={row.original.last_seen} />,
+          cell: ({ row }) => (
+            <span className="flex flex-wrap items-center gap-1.5">
+              <OnlineStatus lastSeen={row.original.last_seen} />
+              <ParkedCount n={Number(row.original.parked_count ?? 0)} />
+            </span>
+          ),
         }),
         col.accessor('config_count', { header: 'Catalog', cell: count('Catalog items') }),
         col.accessor('checks_count', { header: 'Checks', cell: count('Checks') }),
