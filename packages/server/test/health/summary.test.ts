@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- feed rows are inspected loosely */
 import { describe, expect, it } from 'vitest';
 import { testDrivers } from '../support/db.ts';
-import { rollUp } from '#server/health/rollups.ts';
+import { pruneCheckStatuses, rollUp } from '#server/health/rollups.ts';
 import {
   checksSummary,
   checksSummaryRows,
@@ -328,6 +328,102 @@ for (const driver of testDrivers()) {
       clearRollupCache(db);
       const { feed, narrow } = await bothWays(db, window());
       expect(feed.rows).toEqual(narrow);
+      await db.dispose();
+    });
+
+    it('reads raw windows from 5-minute buckets and raw ends with the numbers of the runs themselves', async () => {
+      const db = await driver.open();
+      const ids = await loadHistory(db);
+      // two checks run every 20 s for the last 3 hours: several runs in every bucket
+      await db.query(
+        `INSERT INTO check_statuses (check_id, time, duration, status)
+         SELECT c, now() - interval '7 seconds' - g * interval '20 seconds', (g * 53 + k * 11) % 1700, g % 7 <> 3
+         FROM unnest($1::uuid[]) WITH ORDINALITY AS u(c, k), generate_series(0, 3 * 180 - 1) g`,
+        [ids.slice(0, 2)],
+      );
+      const buckets = async () =>
+        Number((await db.query<any>(`SELECT count(*) AS n FROM check_statuses_5m`)).rows[0].n);
+      expect(await buckets()).toBeGreaterThan(0);
+      // the runs and the feed, compared field by field for windows that start and end anywhere
+      const compare = async (label: string) => {
+        const now = Date.now();
+        const windows: [string, TimeWindow][] = [
+          ['1h', { start: new Date(now - HOUR), end: new Date(now) }],
+          ['15m', { start: new Date(now - 15 * 60_000), end: new Date(now) }],
+          ['3h', { start: new Date(now - 3 * HOUR - 1234), end: new Date(now + 1000) }],
+          ['2h ending 37m ago', { start: new Date(now - 2 * HOUR - 37_000), end: new Date(now - 37 * 60_000) }],
+          ['4m', { start: new Date(now - 4 * 60_000), end: new Date(now) }],
+          ['6h', { start: new Date(now - 6 * HOUR + 5000), end: new Date(now) }],
+        ];
+        for (const [name, window] of windows) {
+          const feed = await checksSummary(db, window);
+          expect(feed.source).toBe('raw');
+          const { rows: expected } = await db.query<any>(
+            `SELECT c.id, count(cs.time) FILTER (WHERE cs.status)::int AS passed,
+               count(cs.time) FILTER (WHERE NOT cs.status)::int AS failed,
+               to_json(max(cs.time) FILTER (WHERE cs.status)) AS last_pass,
+               to_json(max(cs.time) FILTER (WHERE NOT cs.status)) AS last_fail,
+               percentile_disc(ARRAY[0.95, 0.97, 0.99]) WITHIN GROUP (ORDER BY cs.duration) AS pct,
+               (SELECT round(avg(r.duration))::int FROM check_statuses r
+                WHERE r.check_id = c.id AND r.time > now() - interval '1 hour'
+                  AND ($3 OR (r.time >= $1 AND r.time < $2))) AS rolling1h
+             FROM checks c LEFT JOIN check_statuses cs ON cs.check_id = c.id AND cs.time >= $1 AND cs.time < $2
+             GROUP BY c.id`,
+            // rolling1h is the last hour's mean; over the window's runs when the window holds the last hour
+            [
+              window.start.toISOString(),
+              window.end.toISOString(),
+              !(window.start.getTime() <= now - HOUR && window.end.getTime() >= now - 1000),
+            ],
+          );
+          for (const e of expected) {
+            const row = feed.rows.find((r: any) => r.id === e.id) as any;
+            const [p95, p97, p99] = e.pct ?? [null, null, null];
+            const at = `${label}: ${row.name} over ${name}`;
+            expect(row.uptime, at).toEqual({
+              passed: e.passed,
+              failed: e.failed,
+              last_pass: e.last_pass,
+              last_fail: e.last_fail,
+            });
+            expect(row.latency, at).toEqual({ p95, p97, p99, rolling1h: e.rolling1h });
+          }
+        }
+      };
+      // as migrated: buckets from an hour before the migration on, raw runs before
+      await compare('buckets of the last hour');
+      // every run's bucket was written by the insert trigger: read them all
+      await db.query(`UPDATE check_rollup_state SET until = '2000-01-01' WHERE tier = '5m_from'`);
+      await compare('all buckets');
+      // a late run in an old bucket, a run deleted, durations rewritten: the buckets follow
+      await db.query(
+        `INSERT INTO check_statuses (check_id, time, duration, status)
+         VALUES ($1, now() - interval '50 minutes' - interval '3 seconds', 4999, false)`,
+        [ids[2]],
+      );
+      await db.query(
+        `DELETE FROM check_statuses WHERE check_id = $1 AND time > now() - interval '40 minutes'
+           AND time < now() - interval '30 minutes'`,
+        [ids[0]],
+      );
+      await db.query(
+        `UPDATE check_statuses SET duration = duration + 3000, status = NOT status
+         WHERE check_id = $1 AND time > now() - interval '2 hours' AND time < now() - interval '100 minutes'`,
+        [ids[1]],
+      );
+      await compare('after an insert, a delete and an update');
+      // retention cuts on a bucket boundary and takes whole buckets with it
+      await db.query(
+        `INSERT INTO check_rollup_state (tier, until) VALUES ('rollup', now()) ON CONFLICT (tier) DO UPDATE SET until = now()`,
+      );
+      await pruneCheckStatuses(db, 1);
+      const { rows: left } = await db.query<any>(
+        `SELECT (SELECT count(*) FROM check_statuses_5m WHERE bucket < now() - interval '1 day 5 minutes')::int AS old,
+                (SELECT count(*) FROM check_statuses_5m f WHERE NOT EXISTS (SELECT 1 FROM check_statuses cs
+                   WHERE cs.check_id = f.check_id AND cs.time >= f.bucket AND cs.time < f.bucket + interval '5 minutes'))::int AS orphans`,
+      );
+      expect(left[0]).toEqual({ old: 0, orphans: 0 });
+      await compare('after retention');
       await db.dispose();
     });
   });

@@ -121,3 +121,70 @@ DROP TRIGGER IF EXISTS check_feed_changed ON check_feed;
 CREATE TRIGGER check_feed_changed
 AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON check_feed
 FOR EACH STATEMENT EXECUTE FUNCTION check_feed_bump();
+
+-- check_statuses_5m (migration 0440): five-minute buckets of runs for the summary's raw windows,
+-- kept equal to their runs. An insert adds its runs to their buckets (one upsert per statement);
+-- a delete or update recomputes the buckets it touched from the runs left. The retention job
+-- (health/rollups.ts) deletes whole old buckets itself and sets watchdeck.skip_5m so a delete of
+-- millions of old runs does not recompute their buckets one by one.
+CREATE OR REPLACE FUNCTION check_statuses_5m_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO check_statuses_5m AS f (check_id, bucket, passed, failed, last_pass, last_fail, duration_sum, durations)
+  SELECT n.check_id, date_bin('5 minutes', n.time, timestamptz '2000-01-01 00:00:00+00'),
+    count(*) FILTER (WHERE n.status), count(*) FILTER (WHERE NOT n.status),
+    max(n.time) FILTER (WHERE n.status), max(n.time) FILTER (WHERE NOT n.status),
+    sum(n.duration), string_agg(n.duration::text, ',')
+  FROM new_runs n
+  GROUP BY 1, 2
+  ON CONFLICT (check_id, bucket) DO UPDATE SET
+    passed = f.passed + EXCLUDED.passed,
+    failed = f.failed + EXCLUDED.failed,
+    last_pass = greatest(f.last_pass, EXCLUDED.last_pass),
+    last_fail = greatest(f.last_fail, EXCLUDED.last_fail),
+    duration_sum = f.duration_sum + EXCLUDED.duration_sum,
+    durations = CASE WHEN f.durations = '' THEN EXCLUDED.durations ELSE f.durations || ',' || EXCLUDED.durations END;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION check_statuses_5m_redo() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  runs text := CASE WHEN TG_OP = 'UPDATE'
+    THEN 'SELECT check_id, time FROM old_runs UNION ALL SELECT check_id, time FROM new_runs'
+    ELSE 'SELECT check_id, time FROM old_runs' END;
+  touched text;
+BEGIN
+  IF coalesce(current_setting('watchdeck.skip_5m', true), '') = 'on' THEN
+    RETURN NULL;
+  END IF;
+  touched := format('SELECT DISTINCT r.check_id, date_bin(''5 minutes'', r.time, timestamptz ''2000-01-01 00:00:00+00'') AS bucket FROM (%s) r', runs);
+  -- each touched bucket from the runs left in it; those left with none go
+  EXECUTE format($q$
+    INSERT INTO check_statuses_5m AS f (check_id, bucket, passed, failed, last_pass, last_fail, duration_sum, durations)
+    SELECT t.check_id, t.bucket,
+      count(*) FILTER (WHERE cs.status), count(*) FILTER (WHERE NOT cs.status),
+      max(cs.time) FILTER (WHERE cs.status), max(cs.time) FILTER (WHERE NOT cs.status),
+      sum(cs.duration), string_agg(cs.duration::text, ',')
+    FROM (%s) t
+    JOIN check_statuses cs ON cs.check_id = t.check_id AND cs.time >= t.bucket AND cs.time < t.bucket + interval '5 minutes'
+    GROUP BY 1, 2
+    ON CONFLICT (check_id, bucket) DO UPDATE SET passed = EXCLUDED.passed, failed = EXCLUDED.failed,
+      last_pass = EXCLUDED.last_pass, last_fail = EXCLUDED.last_fail,
+      duration_sum = EXCLUDED.duration_sum, durations = EXCLUDED.durations$q$, touched);
+  EXECUTE format($q$
+    DELETE FROM check_statuses_5m f USING (%s) t
+    WHERE f.check_id = t.check_id AND f.bucket = t.bucket
+      AND NOT EXISTS (SELECT 1 FROM check_statuses cs
+                      WHERE cs.check_id = t.check_id AND cs.time >= t.bucket AND cs.time < t.bucket + interval '5 minutes')$q$,
+    touched);
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER IF EXISTS check_statuses_5m_insert ON check_statuses;
+CREATE TRIGGER check_statuses_5m_insert AFTER INSERT ON check_statuses
+  REFERENCING NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION check_statuses_5m_add();
+DROP TRIGGER IF EXISTS check_statuses_5m_delete ON check_statuses;
+CREATE TRIGGER check_statuses_5m_delete AFTER DELETE ON check_statuses
+  REFERENCING OLD TABLE AS old_runs FOR EACH STATEMENT EXECUTE FUNCTION check_statuses_5m_redo();
+DROP TRIGGER IF EXISTS check_statuses_5m_update ON check_statuses;
+CREATE TRIGGER check_statuses_5m_update AFTER UPDATE ON check_statuses
+  REFERENCING OLD TABLE AS old_runs NEW TABLE AS new_runs FOR EACH STATEMENT EXECUTE FUNCTION check_statuses_5m_redo();
