@@ -97,7 +97,11 @@ export function createPgDb(connectionString: string, max = 20, opts: PgDbOptions
   const pool = new pg.Pool({
     connectionString,
     max,
-    ...(opts.searchPath ? { options: `-c search_path=${opts.searchPath}` } : {}),
+    // JIT off: the console's statements are short reads whose plan cost still crosses
+    // jit_above_cost on large tables (the catalog summary over 100k items), and compiling them
+    // cost more than it saved (the summary: ~400 ms of a 3.3 s statement spent emitting code on a
+    // busy host, 2x slower overall; bench/RESULTS.md)
+    options: ['-c jit=off', ...(opts.searchPath ? [`-c search_path=${opts.searchPath}`] : [])].join(' '),
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   });
   // Every client listens for errors for its whole life. node-postgres emits 'error' on a client
