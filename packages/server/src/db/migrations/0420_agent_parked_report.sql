@@ -43,3 +43,4 @@ CREATE TABLE agent_parked_rows (
 );
 CREATE INDEX agent_parked_rows_parked_at_idx ON agent_parked_rows (agent_id, parked_at DESC, id);
 CREATE INDEX agent_parked_rows_requests_idx ON agent_parked_rows (agent_id) WHERE request IS NOT NULL;
+CREATE INDEX agent_parked_rows_requested_by_idx ON agent_parked_rows (requested_by);
