@@ -16,7 +16,6 @@ const HOT_TABLES = [
   'check_feed',
   'check_statuses_1h',
   'check_statuses_1d',
-  'check_statuses_5m',
   'canaries',
   'job_history',
   'scheduler_claims',

@@ -95,19 +95,11 @@ export async function pruneCheckStatuses(db: Db, retentionDays: number): Promise
   // the first prune after an upgrade may delete millions of rows: no statement timeout (as rollUp)
   return db.transaction(async (tx) => {
     await tx.query(`SET LOCAL statement_timeout = 0`);
-    // the cut falls on a 5-minute bucket boundary: whole buckets of check_statuses_5m go with their
-    // runs, deleted here rather than recomputed by its delete trigger run by run (health/sql)
-    const { rows } = await tx.query<{ cut: string | null }>(
-      `SELECT CASE WHEN isfinite(t) THEN date_bin('5 minutes', t, timestamptz '2000-01-01 00:00:00+00') END AS cut
-       FROM (SELECT least(now() - ($1::int * interval '1 day'),
-         coalesce((SELECT until FROM check_rollup_state WHERE tier = $2), '-infinity'::timestamptz) - interval '${MARGIN}') AS t) x`,
+    const raw = await tx.query(
+      `DELETE FROM check_statuses WHERE time < least(now() - ($1::int * interval '1 day'),
+         coalesce((SELECT until FROM check_rollup_state WHERE tier = $2), '-infinity'::timestamptz) - interval '${MARGIN}')`,
       [retentionDays, ROLLUP_TIER],
     );
-    const cut = rows[0].cut;
-    await tx.query(`SELECT set_config('watchdeck.skip_5m', 'on', true)`);
-    const raw = cut === null ? { rowCount: 0 } : await tx.query(`DELETE FROM check_statuses WHERE time < $1`, [cut]);
-    if (cut !== null) await tx.query(`DELETE FROM check_statuses_5m WHERE bucket < $1`, [cut]);
-    await tx.query(`SELECT set_config('watchdeck.skip_5m', 'off', true)`);
     const hourly = await tx.query(`DELETE FROM check_statuses_1h WHERE bucket < now() - ($1::int * interval '1 day')`, [
       Math.max(HOURLY_RETENTION_DAYS, retentionDays),
     ]);

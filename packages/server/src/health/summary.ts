@@ -95,18 +95,6 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const PERCENTILES = [0.95, 0.97, 0.99] as const;
 
-/**
- * check_statuses_5m (migration 0440): the runs of each check per 5-minute UTC bucket, kept equal
- * to them by triggers (health/sql/20-health.sql), complete from check_rollup_state's '5m_from'
- * on. bucketAfter(t) is the first bucket that starts after t and after '5m_from': its runs are
- * all later than t, and every bucket from there on holds all of its runs.
- */
-const FINE = `interval '5 minutes'`;
-const ORIGIN = `timestamptz '2000-01-01 00:00:00+00'`;
-const bucketAfter = (t: string) =>
-  `greatest(date_bin(${FINE}, ${t}, ${ORIGIN}) + ${FINE}, ` +
-  `(SELECT coalesce(max(until), 'infinity') FROM check_rollup_state WHERE tier = '5m_from'))`;
-
 /** date_trunc(unit, t, 'UTC'), done once here rather than for every roll-up row a query filters. */
 const truncUtc = (t: Date, unitMs: number) => new Date(Math.floor(t.getTime() / unitMs) * unitMs);
 
@@ -458,7 +446,7 @@ async function summaryStatement(
   // rolling1h comes from the scan of raw runs when that covers the last hour: a raw window
   // that does, or the raw runs after the watermark, read from the last hour on with filters.
   const rollingInStats =
-    source === 'raw' && window.start.getTime() <= now - HOUR_MS && window.end.getTime() >= now - 1000;
+    cached || (source === 'raw' && window.start.getTime() <= now - HOUR_MS && window.end.getTime() >= now - 1000);
   // raw runs' durations come as text and their percentiles are taken here; only the narrowed
   // roll-up statement gives the percentiles itself
   const durations = cached || source === 'raw';
@@ -466,47 +454,31 @@ async function summaryStatement(
   if (source === 'raw') {
     // the durations go out as text and their percentiles are taken here (percentileOfUnion is
     // percentile_disc): an ordered-set aggregate per check cost PostgreSQL a sort per check,
-    // about a quarter of the statement for 5,000 checks.
-    // The window's whole 5-minute buckets come from check_statuses_5m (b0 to b1), its two partial
-    // ends from raw runs: head [$1, b0), tail [b1, $2) (just [$1, $2) when it holds no whole
-    // bucket). With rolling1h here, b0 also starts after now() - 1 hour, so every bucket read
-    // is inside the last hour and the raw head holds the runs between.
-    const b0 = bucketAfter(rollingInStats ? `greatest($1::timestamptz, now() - interval '1 hour')` : `$1::timestamptz`);
-    const b1 = `date_bin(${FINE}, $2::timestamptz, ${ORIGIN})`;
-    const lastHour = `cs.time > now() - interval '1 hour'`;
-    const rawPart = (range: string) => `
-        SELECT cs.check_id, cs.status::int, (NOT cs.status)::int,
-          CASE WHEN cs.status THEN cs.time END, CASE WHEN NOT cs.status THEN cs.time END,
-          cs.duration::text, CASE WHEN ${lastHour} THEN cs.duration END, (${lastHour})::int
-        FROM check_statuses cs ${only('cs')}
-        WHERE ${ids('cs')}${range}`;
-    stats = `
-      SELECT x.check_id, sum(x.passed) AS passed, sum(x.failed) AS failed,
-        max(x.last_pass) AS last_pass, max(x.last_fail) AS last_fail,
-        string_agg(x.durations, ',') AS durations${
-          rollingInStats
-            ? `,
-        round(sum(x.hour_sum)::numeric / nullif(sum(x.hour_runs), 0))::int AS rolling1h`
-            : ''
-        }
-      FROM (
-        SELECT f.check_id, f.passed, f.failed, f.last_pass, f.last_fail, f.durations,
-          f.duration_sum AS hour_sum, f.passed + f.failed AS hour_runs
-        FROM check_statuses_5m f ${only('f')}
-        WHERE ${ids('f')}f.bucket >= ${b0} AND f.bucket < ${b1}
-        UNION ALL${rawPart(`cs.time >= $1 AND cs.time < least(${b0}, $2::timestamptz)`)}
-        UNION ALL${rawPart(`cs.time >= greatest(${b0}, ${b1}) AND cs.time < $2`)}
-      ) x
-      GROUP BY x.check_id`;
-  } else if (cached) {
-    // the raw runs after the watermark (the roll-up part comes from the cache)
+    // about a quarter of the statement for 5,000 checks
     stats = `
       SELECT cs.check_id,
         count(*) FILTER (WHERE cs.status) AS passed, count(*) FILTER (WHERE NOT cs.status) AS failed,
         max(cs.time) FILTER (WHERE cs.status) AS last_pass, max(cs.time) FILTER (WHERE NOT cs.status) AS last_fail,
-        string_agg(cs.duration::text, ',') AS durations
+        string_agg(cs.duration::text, ',') AS durations${
+          rollingInStats
+            ? `,
+        round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h`
+            : ''
+        }
       FROM check_statuses cs ${only('cs')}
       WHERE ${ids('cs')}cs.time >= $1 AND cs.time < $2
+      GROUP BY cs.check_id`;
+  } else if (cached) {
+    // the raw runs after the watermark (the roll-up part comes from the cache) and the last hour's
+    const tail = 'cs.time >= $1 AND cs.time < $2';
+    stats = `
+      SELECT cs.check_id,
+        count(*) FILTER (WHERE ${tail} AND cs.status) AS passed, count(*) FILTER (WHERE ${tail} AND NOT cs.status) AS failed,
+        max(cs.time) FILTER (WHERE ${tail} AND cs.status) AS last_pass, max(cs.time) FILTER (WHERE ${tail} AND NOT cs.status) AS last_fail,
+        string_agg(cs.duration::text, ',') FILTER (WHERE ${tail}) AS durations,
+        round(avg(cs.duration) FILTER (WHERE cs.time > now() - interval '1 hour'))::int AS rolling1h
+      FROM check_statuses cs ${only('cs')}
+      WHERE ${ids('cs')}cs.time >= least($1::timestamptz, now() - interval '1 hour')
       GROUP BY cs.check_id`;
   } else {
     params.push(from.toISOString(), until.toISOString());
@@ -530,25 +502,16 @@ async function summaryStatement(
       ) u
       GROUP BY u.check_id`;
   }
-  // rolling1h outside the stats: the last hour's whole buckets and the raw runs before the first
-  const hourBucket = bucketAfter(`now() - interval '1 hour'`);
   const sql = `
     WITH ${narrowed ? `sel AS (SELECT c.id FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE ${where}), ` : ''}stats AS (${stats}
     )${
       rollingInStats
         ? ''
         : `, rolling AS (
-      SELECT y.check_id, round(sum(y.total)::numeric / nullif(sum(y.runs), 0))::int AS rolling1h
-      FROM (
-        SELECT f.check_id, f.duration_sum AS total, f.passed + f.failed AS runs
-        FROM check_statuses_5m f ${only('f')}
-        WHERE ${ids('f')}f.bucket >= ${hourBucket}
-        UNION ALL
-        SELECT cs.check_id, cs.duration, 1
-        FROM check_statuses cs ${only('cs')}
-        WHERE ${ids('cs')}cs.time > now() - interval '1 hour' AND cs.time < ${hourBucket}
-      ) y
-      GROUP BY y.check_id
+      SELECT cs.check_id, round(avg(cs.duration))::int AS rolling1h
+      FROM check_statuses cs ${only('cs')}
+      WHERE ${ids('cs')}cs.time > now() - interval '1 hour'
+      GROUP BY cs.check_id
     )`
     }
     SELECT c.id, c.status, c.last_runtime, c.next_runtime, c.last_transition_time,
