@@ -358,6 +358,8 @@ export async function registerOrganizations(
         personId: c.person.id,
         name: 'Organisation session',
         ttlMs: config.hosted.tokenTtlMs,
+        // it stands for the root session (auth/caller.ts sessionToken) and ends with it
+        scopes: ['session'],
       });
       // recorded with the root session: signing out of it revokes the token (onSignOut below)
       await recordToken(db, {
