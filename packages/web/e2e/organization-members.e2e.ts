@@ -4,6 +4,7 @@
 // email arrives), the invited person accepts in the picker and lands in the organisation, the
 // admin removes them (their next request sends them back to the picker) and deletes the
 // organisation. PostgreSQL only.
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, poll, screenshot } from './browser.ts';
@@ -71,6 +72,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('organisation members (hosted mo
         const switcher = page.getByRole('button', { name: 'Organisation switcher' });
         await switcher.waitFor({ timeout: 60_000 });
         await poll(() => switcher.textContent()).toContain(org);
+
+        // the kubeconfig and an agent's install instructions point at the organisation's backend
+        const orgUrl = `${base}/org/members-${width}`;
+        await page.getByRole('button', { name: 'User menu' }).click();
+        await page.getByRole('menuitem', { name: 'Download kubeconfig' }).click();
+        const kube = page.getByRole('dialog', { name: 'Download and install kubeconfig' });
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          kube.getByRole('button', { name: 'Download kubeconfig' }).click(),
+        ]);
+        expect(download.suggestedFilename()).toBe('watchdeck-kubeconfig.yaml');
+        const file = await download.path();
+        expect(await readFile(file, 'utf8')).toContain(`server: ${orgUrl}/k8s`);
+        await kube.getByRole('button', { name: 'Close', exact: true }).first().click();
+        await page.goto(`${base}/agents`);
+        await page.getByRole('button', { name: 'Add Agent' }).click();
+        const agent = page.getByRole('dialog', { name: 'Create Agent' });
+        await agent.getByLabel(/^Name/).fill(`agent-${width}`);
+        await agent.getByRole('button', { name: 'Save' }).click();
+        const helm = page.getByTestId('install-helm');
+        await poll(() => helm.count()).toBe(1);
+        expect(await helm.innerText()).toContain(`upstream.url='${orgUrl}'`);
+        await page.getByRole('button', { name: 'Done' }).click();
 
         // the members screen, from the switcher
         await switcher.click();

@@ -23,6 +23,13 @@ export interface Caller {
   aal?: 'aal1' | 'aal2';
   /** the access token behind a bearer caller */
   tokenId?: string;
+  /**
+   * A bearer token that stands for a signed-in session: hosted mode's switch token (scope
+   * 'session', organizations/), which the root backend revokes when that session signs out. It
+   * may do what only a session may (mint a token, download a kubeconfig) on its organisation's
+   * backend, where it is the only way in.
+   */
+  sessionToken?: boolean;
   /** a password-only session of someone who has a second factor: it must finish aal2 first */
   aal2Required?: boolean;
 }

@@ -53,8 +53,9 @@ export async function callerFromToken(q: Queryable, token: string): Promise<Call
     avatar: string | null;
     role: string | null;
     stale: boolean;
+    session: boolean;
   }>(
-    `SELECT t.id, t.person_id, p.name, p.email, p.avatar, t.role,
+    `SELECT t.id, t.person_id, p.name, p.email, p.avatar, t.role, 'session' = ANY (t.scopes) AS session,
             (t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute') AS stale
        FROM access_tokens t JOIN people p ON p.id = t.person_id
       WHERE t.value = $1 AND t.deleted_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
@@ -75,6 +76,7 @@ export async function callerFromToken(q: Queryable, token: string): Promise<Call
     person: { id: row.person_id, name: row.name, email: row.email, avatar: row.avatar },
     roles,
     tokenId: row.id,
+    ...(row.session ? { sessionToken: true } : {}),
   };
 }
 
@@ -157,7 +159,7 @@ export function tokenRoutes(fastify: FastifyInstance, ctx: AuthContext) {
   app.post('/api/auth/tokens', { config: SIGNED_IN, schema: create }, async (req, reply) => {
     const caller = req.caller!;
     // A leaked token must not be able to mint fresh ones: only a signed-in person may.
-    if (caller.via === 'token') {
+    if (caller.via === 'token' && !caller.sessionToken) {
       return sendError(reply, 403, 'forbidden', 'Access tokens can only be created from a signed-in session.');
     }
     const { name, expires_in: ttl, role } = req.body;

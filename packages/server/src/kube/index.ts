@@ -19,7 +19,7 @@ import { KubeStore } from './store.ts';
 export interface KubeDeps {
   db: Db;
   box?: SecretBox;
-  config: Pick<Config, 'publicUrl' | 'allowedHosts' | 'port' | 'authMode'>;
+  config: Pick<Config, 'publicUrl' | 'allowedHosts' | 'port' | 'authMode' | 'organization'>;
   /** the areas' write checks and effects, as /api/db runs them (app.ts hands both the same list) */
   writes: readonly WriteRegistration[];
   resolveCaller(req: FastifyRequest): Promise<Caller | null>;
@@ -42,9 +42,11 @@ export async function registerKube(app: FastifyInstance, deps: KubeDeps): Promis
   // profile page), one context, current. A token cannot mint another (as POST /api/auth/tokens).
   typed(app).get('/api/kubeconfig', { config: SIGNED_IN, schema: noReadInput }, async (req, reply) => {
     const caller = req.caller!;
-    if (caller.via === 'token')
+    if (caller.via === 'token' && !caller.sessionToken)
       return sendError(reply, 403, 'forbidden', 'A kubeconfig can only be downloaded from a signed-in session.');
-    const server = `${publicBase(req, deps.config).replace(/\/+$/, '')}/k8s`;
+    // hosted mode: an organisation's backend answers under its prefix (/org/{slug})
+    const prefix = deps.config.organization?.prefix ?? '';
+    const server = `${publicBase(req, deps.config).replace(/\/+$/, '')}${prefix}/k8s`;
     const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const token = await issueAccessToken(deps.db, {
       personId: caller.person.id,

@@ -46,33 +46,44 @@ export class Backends {
     },
   ) {}
 
-  /** The ready organisation's backend, opened if needed; undefined while provisioning or unknown. */
-  async get(slug: string): Promise<Backend | undefined> {
-    const open = this.live.get(slug);
-    if (open) {
-      const b = await open;
-      b.lastUsed = Date.now();
-      if (b.lastUsed - b.checkedAt < RECHECK_MS) return b;
-      const still = await findOrganization(this.deps.control, slug);
-      if (still?.status === 'ready') {
-        b.checkedAt = Date.now();
+  /**
+   * The ready organisation's backend, opened if needed; undefined while provisioning, unknown or
+   * deleted. With `hold`, it is counted in flight before it is handed out (release by
+   * decrementing `inFlight`): closing waits for it, and a backend closed while this call waited
+   * is never handed out (the loop opens it anew).
+   */
+  async get(slug: string, hold = false): Promise<Backend | undefined> {
+    for (;;) {
+      const open = this.live.get(slug);
+      if (open) {
+        const b = await open;
+        if (this.live.get(slug) !== open) continue;
+        if (Date.now() - b.checkedAt >= RECHECK_MS) {
+          const still = await findOrganization(this.deps.control, slug);
+          if (this.live.get(slug) !== open) continue;
+          if (still?.status !== 'ready') {
+            await this.closeOne(slug);
+            return undefined;
+          }
+          b.checkedAt = Date.now();
+        }
+        b.lastUsed = Date.now();
+        if (hold) b.inFlight++;
         return b;
       }
-      await this.closeOne(slug);
-      return undefined;
+      if (this.closed) return undefined;
+      const org = await findOrganization(this.deps.control, slug);
+      if (!org || org.status !== 'ready') return undefined;
+      // checked again after the await: two requests may have raced here; the loop takes it
+      if (!this.live.get(slug)) {
+        const pending = this.open(slug, org.schema_name);
+        this.live.set(slug, pending);
+        pending.catch(() => {
+          if (this.live.get(slug) === pending) this.live.delete(slug);
+        });
+        void this.makeRoom();
+      }
     }
-    if (this.closed) return undefined;
-    const org = await findOrganization(this.deps.control, slug);
-    if (!org || org.status !== 'ready') return undefined;
-    // checked again after the await: two requests may have raced here
-    let pending = this.live.get(slug);
-    if (!pending) {
-      pending = this.open(slug, org.schema_name);
-      this.live.set(slug, pending);
-      pending.catch(() => this.live.delete(slug));
-      void this.makeRoom();
-    }
-    return pending;
   }
 
   /** The slugs whose backend is open here. */
@@ -132,14 +143,18 @@ export class Backends {
     }
   }
 
-  /** Closes the least recently used idle backends without engines beyond the limit. */
+  /**
+   * Closes the least recently used idle backends without engines beyond the limit. One used in
+   * the last RECHECK_MS stays (a busy backend between two requests, or one just opened for the
+   * request that opened it): the limit is exceeded briefly rather than a backend closed under load.
+   */
   private async makeRoom(): Promise<void> {
     const excess = this.live.size - this.deps.config.hosted.maxOrgs;
     if (excess <= 0) return;
     const idle: Backend[] = [];
     for (const p of this.live.values()) {
       const b = await p.catch(() => undefined);
-      if (b && b.inFlight === 0 && !b.enginesRunning) idle.push(b);
+      if (b && b.inFlight === 0 && !b.enginesRunning && Date.now() - b.lastUsed > RECHECK_MS) idle.push(b);
     }
     idle.sort((a, b) => a.lastUsed - b.lastUsed);
     for (const b of idle.slice(0, excess)) await this.closeOne(b.slug);

@@ -116,14 +116,14 @@ export async function registerOrganizations(
     if (!m || !organizationSlugField.safeParse(slug).success) return reply.code(404).send(notFoundBody(req));
     let backend;
     try {
-      backend = await backends.get(slug);
+      // held (counted in flight) from here until the response closes
+      backend = await backends.get(slug, true);
     } catch (err) {
       req.log.error({ err, organization: slug }, 'organizations: backend unavailable');
       return sendError(reply, 503, 'unavailable', 'The organisation is unavailable right now. Please try again.');
     }
     if (!backend) return reply.code(404).send(notFoundBody(req));
     reply.hijack();
-    backend.inFlight++;
     reply.raw.once('close', () => backend.inFlight--);
     const rest = m[2] || '/';
     req.raw.url = rest.startsWith('/') ? rest : `/${rest}`;
@@ -351,14 +351,21 @@ export async function registerOrganizations(
       if (!org || !role) return sendError(reply, 404, 'not_found', 'organisation not found');
       const none = { organization: org.slug, status: org.status, backend_url: null, token: null, expires_at: null };
       if (org.status !== 'ready') return none;
-      const backend = await backends.get(org.slug);
+      const backend = await backends.get(org.slug, true);
       if (!backend) return none;
-      await ensureMember(db, backend.db, c.person.id, role);
-      const issued = await issueAccessToken(backend.db, {
-        personId: c.person.id,
-        name: 'Organisation session',
-        ttlMs: config.hosted.tokenTtlMs,
-      });
+      let issued;
+      try {
+        await ensureMember(db, backend.db, c.person.id, role);
+        issued = await issueAccessToken(backend.db, {
+          personId: c.person.id,
+          name: 'Organisation session',
+          ttlMs: config.hosted.tokenTtlMs,
+          // it stands for the root session (auth/caller.ts sessionToken) and ends with it
+          scopes: ['session'],
+        });
+      } finally {
+        backend.inFlight--;
+      }
       // recorded with the root session: signing out of it revokes the token (onSignOut below)
       await recordToken(db, {
         tokenId: issued.id,

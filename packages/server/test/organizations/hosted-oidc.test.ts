@@ -214,10 +214,15 @@ describe.skipIf(!adminUrl)('hosted mode with AUTH=oidc (pg)', () => {
     expect((await bearer(tokens.bob, '/org/alice-works/api/db/teams')).status).toBe(401);
   });
 
-  it('signed out at the root, the organisations are out of reach', async () => {
+  it('signed out at the root, the organisations are out of reach, their tokens too', async () => {
+    expect((await bearer(tokens.bob, '/org/bob-builds/api/auth/whoami')).status).toBe(200);
     const out = await call(bob, 'POST', '/api/auth/logout');
     expect(out.status).toBe(200);
     expect((await call(bob, 'GET', '/api/organizations')).status).toBe(401);
     expect((await call(bob, 'POST', '/api/organizations/alice-works/switch')).status).toBe(401);
+    // the token his provider session was given is revoked with it; alice's session is not his
+    expect((await bearer(tokens.bob, '/org/bob-builds/api/auth/whoami')).status).toBe(401);
+    expect((await bearer(tokens.bob, '/org/bob-builds/api/db/teams')).status).toBe(401);
+    expect((await bearer(tokens.alice, '/org/alice-works/api/auth/whoami')).status).toBe(200);
   });
 });

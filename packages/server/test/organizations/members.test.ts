@@ -240,6 +240,25 @@ describe.skipIf(!adminUrl)('organisation members (pg)', () => {
     people.cy = other;
   });
 
+  it('gives a kubeconfig for the organisation’s backend to its switch token, not to other tokens', async () => {
+    const token = await switchIn(people.dee, 'gamma');
+    const r = await new Browser(base).request('GET', '/org/gamma/api/kubeconfig', undefined, {
+      authorization: `Bearer ${token}`,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const yaml = String(r.body);
+    expect(yaml).toContain(`server: ${base}/org/gamma/k8s`);
+    const minted = /token: (wdpat_\S+)/.exec(yaml)?.[1];
+    expect(minted).toBeTruthy();
+    // the kubeconfig's token opens the organisation's Kubernetes-style API, there only
+    expect((await bearer(minted!, '/org/gamma/k8s/version')).status).toBe(200);
+    expect((await bearer(minted!, '/org/delta/k8s/version')).status).not.toBe(200);
+    // and, not standing for a session, mints nothing further
+    const again = await bearer(minted!, '/org/gamma/api/kubeconfig');
+    expect(again.status).toBe(403);
+    expect(again.body.message).toBe('A kubeconfig can only be downloaded from a signed-in session.');
+  });
+
   it('deletes an organisation: its schema dropped, its tokens refused, gone from every list', async () => {
     // still provisioning (the migrator's lock held here): not yet
     const holder = new pg.Client({ connectionString: url });

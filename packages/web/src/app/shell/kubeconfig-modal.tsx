@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { Copy, Download, ExternalLink } from 'lucide-react';
 import { copyToClipboard } from '#web/lib/clipboard.ts';
+import { currentBackend, routed } from '#web/lib/backend.ts';
+import { ApiError } from '#web/lib/http.ts';
+import { toastError } from '#web/lib/toast.ts';
 import { KUBECONFIG_DOCS_URL } from '#web/lib/config.ts';
 import { Modal } from '#web/components/ui/modal.tsx';
 import { Button, buttonClass } from '#web/components/ui/button.tsx';
@@ -23,6 +26,36 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
   );
 }
 
+/**
+ * Hosted mode: the file comes from the organisation's backend, which takes the bearer token only
+ * (a plain link cannot send it), so it is fetched and saved through a temporary link.
+ */
+async function downloadFromBackend(): Promise<void> {
+  const target = routed('/api/kubeconfig');
+  const res = await fetch(target.url, { headers: target.headers });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => undefined)) as { message?: string } | undefined;
+    throw new ApiError(
+      'http',
+      body?.message ?? `The kubeconfig could not be downloaded (${res.status}).`,
+      res.status,
+      body,
+    );
+  }
+  const url = URL.createObjectURL(await res.blob());
+  try {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = KUBECONFIG_FILE;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  } finally {
+    // the click has handed the blob to the download; free it a moment later
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+}
+
 /** Steps: download the file, apply it to kubectl, learn more. */
 export function KubeconfigModal({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
@@ -43,9 +76,15 @@ export function KubeconfigModal({ open, onOpenChange }: { open: boolean; onOpenC
             It gives kubectl access to the resources this console manages, with a new personal access token (listed on
             your profile page, where you can revoke it).
           </p>
-          <a href="/api/kubeconfig" download={KUBECONFIG_FILE} className={buttonClass('primary', 'sm')}>
-            <Download size={14} aria-hidden /> Download kubeconfig
-          </a>
+          {currentBackend() ? (
+            <Button variant="primary" size="sm" onClick={() => void downloadFromBackend().catch(toastError)}>
+              <Download size={14} aria-hidden /> Download kubeconfig
+            </Button>
+          ) : (
+            <a href="/api/kubeconfig" download={KUBECONFIG_FILE} className={buttonClass('primary', 'sm')}>
+              <Download size={14} aria-hidden /> Download kubeconfig
+            </a>
+          )}
         </Step>
         <Step n={2} title="Apply it to kubectl">
           <p className="text-sm text-gray-600">Point kubectl at the downloaded file, then use it as usual:</p>

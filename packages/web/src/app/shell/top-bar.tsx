@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { Bell, BookOpen, CircleHelp, ExternalLink, RotateCw } from 'lucide-react';
@@ -14,6 +15,7 @@ import {
 import { useLinkTo } from '#web/lib/known-routes.tsx';
 import { navItemFor } from '../navigation.ts';
 import { UserMenu } from './user-menu.tsx';
+import { KubeconfigModal } from './kubeconfig-modal.tsx';
 import { useSession } from '#web/lib/session.tsx';
 import {
   HostedUserButton,
@@ -43,6 +45,7 @@ export function TopBar() {
   const notifications = useLinkTo()('/notifications');
   // hosted mode (an organisation's backend answered whoami): the switcher and the user button
   const hosted = !!useSession().whoami.organization;
+  const [kubeconfigOpen, setKubeconfigOpen] = useState(false);
   return (
     // at least 56 px; taller when a page's controls wrap onto a second line (narrow windows)
     <header className="flex min-h-14 shrink-0 items-center justify-between gap-4 border-b border-gray-200 bg-white px-4 py-2 sm:px-6">
@@ -82,7 +85,8 @@ export function TopBar() {
         {hosted ? (
           <>
             <OrganizationSwitcher />
-            <HostedUserButton />
+            <HostedUserButton onDownloadKubeconfig={() => setKubeconfigOpen(true)} />
+            <KubeconfigModal open={kubeconfigOpen} onOpenChange={setKubeconfigOpen} />
           </>
         ) : (
           <UserMenu />

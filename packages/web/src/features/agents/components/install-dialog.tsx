@@ -5,6 +5,7 @@ import { Modal } from '#web/components/ui/modal.tsx';
 import { Button } from '#web/components/ui/button.tsx';
 import { ShownOnce } from '#web/components/ui/shown-once.tsx';
 import { copyToClipboard } from '#web/lib/clipboard.ts';
+import { currentBackend } from '#web/lib/backend.ts';
 import { installVariants } from './install-instructions.ts';
 
 /**
@@ -21,7 +22,8 @@ export function InstallDialog({
   onClose: () => void;
 }) {
   const variants = installVariants({
-    upstream: window.location.origin,
+    // hosted mode: the agent pushes to the organisation's backend, where its token lives
+    upstream: currentBackend()?.url ?? window.location.origin,
     token: agent.access_token,
     name: agent.name,
     form,

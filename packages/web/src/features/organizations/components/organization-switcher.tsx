@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { Building2, Check, ChevronDown, LogOut, Plus, Users } from 'lucide-react';
+import { Building2, Check, ChevronDown, KeyRound, LogOut, Plus, Users } from 'lucide-react';
 import { apiPost } from '#web/lib/http.ts';
 import { clearBackend, currentBackend } from '#web/lib/backend.ts';
 import { useSession } from '#web/lib/session.tsx';
@@ -67,8 +67,12 @@ export function OrganizationSwitcher() {
   );
 }
 
-/** The top bar's user button (hosted mode): who is signed in, and sign out of this origin. */
-export function HostedUserButton() {
+/**
+ * The top bar's user button (hosted mode): who is signed in, the kubeconfig of the current
+ * organisation (the shell's modal, opened through `onDownloadKubeconfig`), and sign out of this
+ * origin.
+ */
+export function HostedUserButton({ onDownloadKubeconfig }: { onDownloadKubeconfig?: () => void }) {
   const { whoami, displayedRole } = useSession();
   const queryClient = useQueryClient();
   const signOut = async () => {
@@ -101,6 +105,11 @@ export function HostedUserButton() {
           <p className="mt-0.5 text-[11px] font-medium tracking-wide text-gray-400 uppercase">{displayedRole}</p>
         </div>
         <DropdownMenuSeparator />
+        {onDownloadKubeconfig && (
+          <DropdownMenuItem onSelect={onDownloadKubeconfig}>
+            <KeyRound size={15} aria-hidden className="text-gray-500" /> Download kubeconfig
+          </DropdownMenuItem>
+        )}
         <DropdownMenuItem onSelect={() => void signOut()}>
           <LogOut size={15} aria-hidden className="text-gray-500" /> Sign out
         </DropdownMenuItem>

@@ -1,4 +1,5 @@
 import { ApiError } from '#web/lib/http.ts';
+import { routed } from '#web/lib/backend.ts';
 
 /** The file name the snapshot comes as, or `{name}-snapshot.zip` when the server does not say. */
 function fileNameOf(res: Response, componentName: string): string {
@@ -17,7 +18,9 @@ export async function downloadSnapshot(
   opts: { start: string; related: boolean },
 ): Promise<void> {
   const q = new URLSearchParams({ start: opts.start, related: String(opts.related) });
-  const res = await fetch(`/api/snapshot/topology/${encodeURIComponent(id)}?${q}`, { credentials: 'same-origin' });
+  // hosted mode: the organisation's backend with its bearer token (lib/backend.ts)
+  const target = routed(`/api/snapshot/topology/${encodeURIComponent(id)}?${q}`);
+  const res = await fetch(target.url, { credentials: 'same-origin', headers: target.headers });
   if (!res.ok) throw new ApiError('http', 'Error downloading file', res.status);
   const blob = await res.blob();
   const url = URL.createObjectURL(blob);
