@@ -51,6 +51,16 @@ export const topologyQuerySchema = z.object({
   /** include components marked hidden */
   hidden: flag,
   agent_id: uuid('agent_id must be an agent id').optional(),
+  /**
+   * at most this many components at the listed level (with their children): the dashboard's
+   * first page, so the first cards of a large topology wait on a small answer, not on all of it
+   */
+  limit: z
+    .string()
+    .regex(/^\d{1,6}$/, 'limit must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1, 'limit must be at least 1')
+    .optional(),
 });
 export type TopologyQuery = z.output<typeof topologyQuerySchema>;
 

@@ -4,6 +4,9 @@
 // component with the log sources is made here through /api/db, so the demo's topology (the topology
 // engine's) never decides an outcome.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
 import type { Browser, Page, Request } from 'playwright-core';
 import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
@@ -16,6 +19,67 @@ const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
 };
+
+/**
+ * A Kubernetes API server stand-in over TLS (the pod list and pod log endpoints the kubernetes log
+ * backend reads): one pod `orders-1` in namespace shop whose container `app` restarted once, its
+ * running instance and its previous one each logging a line of their own.
+ */
+async function kubeStandIn(marker: string) {
+  const now = Date.now();
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    notBeforeDate: new Date(now - 86_400_000),
+    notAfterDate: new Date(now + 86_400_000),
+    keySize: 2048,
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  });
+  const ts = (ago: number) => new Date(now - ago).toISOString();
+  const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    if (url.pathname === '/api/v1/namespaces/shop/pods') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const items =
+        url.searchParams.get('labelSelector') === 'app=orders'
+          ? [
+              {
+                metadata: { name: 'orders-1', namespace: 'shop', labels: { app: 'orders' } },
+                spec: { containers: [{ name: 'app' }] },
+                status: { containerStatuses: [{ name: 'app', restartCount: 1 }] },
+              },
+            ]
+          : [];
+      return res.end(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items }));
+    }
+    if (url.pathname === '/api/v1/namespaces/shop/pods/orders-1/log' && url.searchParams.get('container') === 'app') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      return res.end(
+        url.searchParams.get('previous') === 'true'
+          ? `${ts(600_000)} panic: nil map ${marker}-previous\n`
+          : `${ts(30_000)} GET /orders 200 ${marker}-running\n`,
+      );
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ kind: 'Status', status: 'Failure', message: `no ${url.pathname}`, code: 404 }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const kubeconfig = `apiVersion: v1
+kind: Config
+clusters:
+- name: e2e
+  cluster:
+    server: https://127.0.0.1:${(server.address() as AddressInfo).port}
+    certificate-authority-data: ${Buffer.from(pems.cert).toString('base64')}
+users:
+- name: reader
+  user:
+    token: e2e
+contexts:
+- name: e2e
+  context: {cluster: e2e, user: reader}
+current-context: e2e
+`;
+  return { kubeconfig, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
 
 describe.each([1440, 1024])('logs at %i px', (width) => {
   let browser: Browser;
@@ -116,6 +180,66 @@ describe.each([1440, 1024])('logs at %i px', (width) => {
     await page.getByLabel('Source').selectOption('app-logs');
     await poll(() => search().get('logsSelector')).toBe(null);
     await poll(() => rows().count()).toBeGreaterThan(0);
+  });
+
+  it('switches a Kubernetes source to the previous container instance, in the URL', async () => {
+    const kube = await kubeStandIn(marker);
+    try {
+      const source = `e2e-pods-${run}`;
+      const post = (path: string, body: unknown) =>
+        api<{ id: string }[]>(path, {
+          method: 'POST',
+          headers: { prefer: 'return=representation' },
+          body: JSON.stringify(body),
+        });
+      await post('/api/db/connections', { name: `e2e-k8s-${run}`, type: 'kubernetes', certificate: kube.kubeconfig });
+      await post('/api/db/logging_backends', { name: source, spec: { kubernetes: { connection: `e2e-k8s-${run}` } } });
+      const [pods] = await post('/api/db/components', {
+        name: `e2e-pods-${run}`,
+        type: 'Service',
+        labels: { namespace: 'shop', app: 'orders' },
+        logs: [{ name: source, type: 'kubernetes' }],
+      });
+      const sent: { previous?: boolean }[] = [];
+      const onRequest = (r: Request) => {
+        if (r.url().endsWith('/api/logs')) sent.push(JSON.parse(r.postData() ?? '{}') as { previous?: boolean });
+      };
+      page.on('request', onRequest);
+      try {
+        await page.goto(`${baseUrl()}/logs?topologyId=${pods.id}`);
+        const previous = page.getByRole('checkbox', { name: 'Previous container' });
+        await poll(() => rows().count()).toBe(1);
+        expect(await rows().first().innerText()).toContain(`${marker}-running`);
+        expect(await previous.isChecked()).toBe(false);
+        expect(sent.at(-1)?.previous).toBeUndefined();
+
+        await previous.check();
+        await poll(() => search().get('previous')).toBe('true');
+        await poll(() => rows().first().innerText()).toContain(`panic: nil map ${marker}-previous`);
+        expect(await rows().count()).toBe(1);
+        expect(await rows().first().getByRole('list', { name: 'Labels' }).innerText()).toMatch(/previous=true/);
+        expect(sent.at(-1)?.previous).toBe(true);
+        await shot('previous-container');
+
+        // a link to it opens it, and unchecking goes back to the running containers
+        await page.reload();
+        await poll(() => previous.isChecked()).toBe(true);
+        await poll(() => rows().first().innerText()).toContain(`${marker}-previous`);
+        await previous.uncheck();
+        await poll(() => search().get('previous')).toBe(null);
+        await poll(() => rows().first().innerText()).toContain(`${marker}-running`);
+
+        // a file source has no previous instance to offer
+        await page.goto(`${baseUrl()}/logs?topologyId=${componentId}&previous=true`);
+        await poll(() => rows().count()).toBeGreaterThan(0);
+        expect(await previous.count()).toBe(0);
+        expect(sent.at(-1)?.previous).toBeUndefined();
+      } finally {
+        page.off('request', onRequest);
+      }
+    } finally {
+      await kube.close();
+    }
   });
 
   it('keeps column sizes in local storage', async () => {

@@ -6,12 +6,12 @@
 // Expectations about which components match a filter are read from GET /api/topology itself, so
 // the test checks that the screen shows what the listing answers, whatever the engine decides.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request, Response } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TopologyResponse } from '@watchdeck/core';
+import { TOPOLOGY_HEALTH_RANK, type TopologyResponse } from '@watchdeck/core';
 import { launch, baseUrl, screenshot, poll } from './browser.ts';
 
 const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
@@ -107,6 +107,31 @@ async function makeFixture(width: number): Promise<Fixture> {
 const cardNames = (page: Page) =>
   page.getByTestId('topology-card').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
 const select = (page: Page, label: string) => page.getByRole('group', { name: 'Filters' }).getByLabel(label);
+/**
+ * The listing the page itself was answered while `action` ran (its last GET /api/topology). The
+ * demo's components are re-rolled whenever their checks, insights or incidents change (other
+ * suites' work included, `topology.summary`), so a listing asked for separately a moment later may
+ * rank them differently than the one the page shows; the page does not ask again within its
+ * stale time, and a poll comparing the two could never converge.
+ */
+async function pageListing(page: Page, action: () => Promise<unknown>) {
+  const answers: Response[] = [];
+  const onResponse = (r: Response) => {
+    if (new URL(r.url()).pathname === '/api/topology' && r.ok()) answers.push(r);
+  };
+  page.on('response', onResponse);
+  try {
+    await action();
+    await poll(() => answers.length).toBeGreaterThan(0);
+    // the first page may be followed by the whole listing: the page shows the last one
+    await page.waitForLoadState('networkidle');
+  } finally {
+    page.off('response', onResponse);
+  }
+  const last = answers.at(-1)!;
+  return { search: new URL(last.url()).searchParams, body: (await last.json()) as TopologyResponse };
+}
+
 const stored = (page: Page, key: string) => page.evaluate((k) => window.localStorage.getItem(`watchdeck.${k}`), key);
 
 describe.each([1440, 1024])('topology dashboard at %i px', (width) => {
@@ -125,15 +150,75 @@ describe.each([1440, 1024])('topology dashboard at %i px', (width) => {
   });
 
   it('sends / to /topology with the Dashboard and shows the roots the listing answers', async () => {
-    await page.goto(`${baseUrl()}/`);
-    await page.waitForURL('**/topology');
+    const shown = await pageListing(page, async () => {
+      await page.goto(`${baseUrl()}/`);
+      await page.waitForURL('**/topology');
+    });
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await poll(() => nav.getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
     // a fresh browser sorts by health ascending (topologyCardsSortOrder defaults to asc)
-    const roots = (await listing('sortBy=status&sortOrder=asc')).components.map((c) => c.title || c.name);
+    expect(shown.search.get('sortBy')).toBe('status');
+    expect(shown.search.get('sortOrder')).toBe('asc');
+    const ranks = shown.body.components.map((c) => TOPOLOGY_HEALTH_RANK[c.status]);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const roots = shown.body.components.map((c) => c.title || c.name);
     expect(roots).toContain('Production');
+    // the same roots as a listing asked for now (their order may move with a re-roll)
+    expect([...roots].sort()).toEqual(
+      (await listing('sortBy=status&sortOrder=asc')).components.map((c) => c.title || c.name).sort(),
+    );
     await poll(() => cardNames(page)).toEqual(roots);
     await shot('home');
+  });
+
+  it('starts the first page of the listing before the app has loaded, and sends it once', async () => {
+    const sent: string[] = [];
+    const onRequest = (r: Request) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/api/topology') sent.push(u.search.slice(1));
+    };
+    // notes what index.html's inline script hands over to the app
+    await page.addInitScript(() => {
+      let value: unknown;
+      Object.defineProperty(window, '__watchdeckTopology', {
+        configurable: true,
+        get: () => value,
+        set: (v) => {
+          (window as unknown as Record<string, unknown>).__earlyTopology = (v as { search: string }).search;
+          value = v;
+        },
+      });
+    });
+    const early = () => page.evaluate(() => (window as unknown as Record<string, unknown>).__earlyTopology);
+    await page.evaluate(() => {
+      window.localStorage.setItem('watchdeck.topologyCardsSortByStandard', JSON.stringify('name'));
+      window.localStorage.setItem('watchdeck.topologyCardsSortOrder', JSON.stringify('desc'));
+    });
+    page.on('request', onRequest);
+    try {
+      const labels = encodeURIComponent(fx.label);
+      for (const [path, expected] of [
+        [
+          `/topology?labels=${labels}&sortBy=name&sortOrder=desc`,
+          `labels=${labels}&sortBy=name&sortOrder=desc&limit=60`,
+        ],
+        // the stored sort and a drill-down
+        [
+          `/topology/${fx.alpha.id}?labels=${labels}`,
+          `id=${fx.alpha.id}&labels=${labels}&sortBy=name&sortOrder=desc&limit=60`,
+        ],
+      ] as const) {
+        sent.length = 0;
+        await page.goto(`${baseUrl()}${path}`);
+        await poll(async () => (await cardNames(page)).length).toBeGreaterThan(0);
+        expect(await early()).toBe(expected);
+        // the app took that call over: its first page was asked for once
+        expect(sent.filter((q) => q.includes('limit='))).toEqual([expected]);
+      }
+    } finally {
+      page.off('request', onRequest);
+      await page.evaluate(() => window.localStorage.clear());
+    }
   });
 
   it('filters by labels and health, sorts (stored locally), and shows the empty state', async () => {
@@ -170,9 +255,13 @@ describe.each([1440, 1024])('topology dashboard at %i px', (width) => {
     await poll(() => cardNames(page)).toEqual([fx.alpha.name, fx.beta.name]);
 
     // Health: what the listing answers for the same filter
-    await select(page, 'Health').selectOption('unhealthy');
+    const unhealthy = (await pageListing(page, () => select(page, 'Health').selectOption('unhealthy'))).body.components;
     await poll(() => new URL(page.url()).searchParams.get('status')).toBe('unhealthy');
-    const unhealthy = (await listing(`labels=${encodeURIComponent(fx.label)}&status=unhealthy`)).components;
+    // this run's components are no topology's: nothing re-rolls them, and alpha alone is unhealthy
+    expect(unhealthy.map((c) => c.name)).toEqual([fx.alpha.name]);
+    expect(
+      (await listing(`labels=${encodeURIComponent(fx.label)}&status=unhealthy`)).components.map((c) => c.name),
+    ).toEqual([fx.alpha.name]);
     await poll(() => cardNames(page)).toEqual(unhealthy.map((c) => c.title || c.name));
     for (const card of await page.getByTestId('topology-card').all()) {
       expect(await card.getAttribute('data-status')).toBe('unhealthy');

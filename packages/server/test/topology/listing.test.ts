@@ -152,6 +152,23 @@ for (const driver of testDrivers()) {
       ]);
     });
 
+    it('answers the first page of the listed level with limit, children included, in the same order', async () => {
+      const whole = await list('sortBy=name&sortOrder=desc');
+      const page = await list('sortBy=name&sortOrder=desc&limit=2');
+      expect(names(page.components)).toEqual(['uniform', 'india']);
+      expect(page.components).toEqual(whole.components.slice(0, 2));
+      // the filter choices are the scope's, not the page's
+      expect(page.types).toEqual(whole.types);
+      expect(page.teams).toEqual(whole.teams);
+      // under id: the page is of its children
+      const alpha = await list(`id=${f.id.alpha}&sortBy=name&limit=1`);
+      expect(names(alpha.components[0].components)).toEqual(['a-db']);
+      // a page is not a cut: no truncation header
+      const r = await f.viewer.get('/api/topology?limit=1');
+      expect(r.headers.get('x-result-truncated')).toBeNull();
+      expect(names((await list('limit=100')).components)).toEqual(ROOTS_BY_HEALTH);
+    });
+
     it('shows hidden components only with hidden=true', async () => {
       const body = await list('hidden=true');
       expect(names(body.components)).toContain('hotel');
@@ -204,6 +221,10 @@ for (const driver of testDrivers()) {
         ['hidden=1', 'hidden', /hidden/],
         ['type=a&type=b', 'type', /type/],
         [`sortBy=${'x'.repeat(201)}`, 'sortBy', /sortBy/],
+        ['limit=0', 'limit', 'limit must be at least 1'],
+        ['limit=-1', 'limit', 'limit must be a whole number'],
+        ['limit=ten', 'limit', 'limit must be a whole number'],
+        ['limit=1.5', 'limit', 'limit must be a whole number'],
       ] as const) {
         const r = await f.viewer.get(`/api/topology?${query}`);
         expect(r.status, query).toBe(400);

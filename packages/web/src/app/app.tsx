@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { Toaster } from 'sonner';
 import { isPublicPath, loginUrl, setUnauthorizedHandler } from '../lib/http.ts';
+import { propertiesQuery, whoamiQuery } from '../lib/session.tsx';
 import { RouteRegistryProvider } from '../lib/route-registry.tsx';
 import { TOAST_DURATION_MS } from '../lib/toast.ts';
 import { isRegisteredPath } from './routes.ts';
@@ -16,6 +17,17 @@ const queryClient = new QueryClient({
     mutations: { networkMode: 'always' },
   },
 });
+
+// The session's two calls start with the app: the data router renders nothing (so no
+// SessionProvider asks for them) until the first screen's lazy code has loaded, and waiting for
+// that made them the second step of a waterfall (bench: /topology with 500 root cards). The
+// session loader finds them in flight or answered; pages outside it (sign-in, the public
+// topology view) don't need them.
+const { pathname: startPath } = window.location;
+if (!isPublicPath(startPath) && !startPath.startsWith('/view/')) {
+  void queryClient.prefetchQuery(whoamiQuery);
+  void queryClient.prefetchQuery(propertiesQuery);
+}
 
 // A 401 from any client sends the browser to sign in, coming back here afterwards.
 setUnauthorizedHandler(() => {

@@ -8,6 +8,7 @@
  *   no id               the roots, each with its direct children
  *   id                  [the component, its children (filtered, sorted) each with its own children]
  *   flatten             every matching component at any depth (under id when given), no nesting
+ *   limit               the first `limit` of the listed level (its first page), still with children
  *
  * Filters (status, type, team, labels, agent_id) choose the listed level; nested children are only
  * kept from hidden and deleted components. Filter choices come from the whole scope (every live
@@ -141,9 +142,10 @@ export async function topologyListing(db: Db, q: ListingQuery): Promise<ListingR
   } else if (q.id) where.push(`c.parent_id = ${sql.p(q.id)}::uuid`);
   else if (!q.flatten) where.push('c.parent_id IS NULL');
   const listedSql = `${with_} SELECT ${COLUMNS} FROM components c WHERE ${where.join(' AND ')}
-    ORDER BY ${orderBy(sql, q)} LIMIT ${LISTING_LIMITS.listed + 1}`;
+    ORDER BY ${orderBy(sql, q)} LIMIT ${Math.min(q.limit ?? Infinity, LISTING_LIMITS.listed + 1)}`;
 
   const [listed, choices] = await Promise.all([db.query<Row>(listedSql, sql.values), filterChoices(db, q)]);
+  // a page the caller asked for (limit) is not a cut: only the server's own limit is
   let truncated = listed.rows.length > LISTING_LIMITS.listed;
   const rows = listed.rows.slice(0, LISTING_LIMITS.listed);
 

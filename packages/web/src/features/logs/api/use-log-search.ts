@@ -7,6 +7,8 @@ export interface LogSearch {
   name: string;
   query: string;
   start: string;
+  /** Kubernetes sources: the previous (terminated, e.g. crashed) instance of each container */
+  previous?: boolean;
 }
 
 /** POST /api/logs ("Log search: component id, source name, query, start"), page after page, newest first. */
@@ -20,6 +22,7 @@ export function useLogSearch(search: LogSearch | undefined) {
         start: search!.start,
         limit: LOG_PAGE_SIZE,
         ...(search!.query ? { query: search!.query } : {}),
+        ...(search!.previous ? { previous: true } : {}),
         ...(pageParam ? { page: pageParam } : {}),
       };
       return apiPost<LogSearchResult>('/logs', body, { signal });

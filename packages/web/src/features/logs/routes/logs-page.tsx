@@ -65,6 +65,12 @@ function Select({
 }
 
 /**
+ * A source read from Kubernetes pods (its type names the backend kind), which has the previous
+ * container instance to offer (POST /api/logs `previous`); other backends have no such thing.
+ */
+const isPodSource = (type: string | undefined) => type?.trim().toLowerCase() === 'kubernetes';
+
+/**
  * The evidence of selected lines: the lines with LOG_EVIDENCE_CONTEXT_LINES of context on each
  * side (seed 001 section 9), and which of them were selected, as the incident page shows them.
  */
@@ -108,6 +114,9 @@ export function LogsPage() {
   const component: LogComponent | undefined = listed ?? single.data ?? undefined;
   const sources = component?.logs ?? [];
   const selector = params.get('logsSelector') || sources[0]?.name || '';
+  // ?previous=true: the previous instance of the pods' containers (Kubernetes sources only)
+  const podSource = isPodSource(sources.find((s) => s.name === selector)?.type);
+  const previous = podSource && params.get('previous') === 'true';
 
   // the search box types freely; the URL (and the search) follow 500 ms after the last key
   const [text, setText] = useState(query);
@@ -118,7 +127,10 @@ export function LogsPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
 
-  const search = component && selector ? { id: component.id, name: selector, query, start } : undefined;
+  const search =
+    component && selector
+      ? { id: component.id, name: selector, query, start, ...(previous ? { previous: true } : {}) }
+      : undefined;
   const result = useLogSearch(search);
   const lines = useMemo(() => result.data?.pages.flatMap((p) => p.results) ?? [], [result.data]);
   const first = result.data?.pages[0];
@@ -169,7 +181,7 @@ export function LogsPage() {
         <Select
           label="Component"
           value={component ? component.id : ''}
-          onChange={(id) => update({ topologyId: id || null, logsSelector: null }, { push: true })}
+          onChange={(id) => update({ topologyId: id || null, logsSelector: null, previous: null }, { push: true })}
         >
           <option value="">Select a component</option>
           {single.data && !listed && <option value={single.data.id}>{single.data.name}</option>}
@@ -183,7 +195,16 @@ export function LogsPage() {
           label="Source"
           value={selector}
           disabled={!sources.length}
-          onChange={(name) => update({ logsSelector: name === sources[0]?.name ? null : name }, { push: true })}
+          onChange={(name) =>
+            update(
+              {
+                logsSelector: name === sources[0]?.name ? null : name,
+                // another source's pods are another matter: back to the running containers
+                previous: null,
+              },
+              { push: true },
+            )
+          }
         >
           {!sources.length && <option value="">No log sources</option>}
           {sources.map((s) => (
@@ -205,6 +226,17 @@ export function LogsPage() {
             </option>
           ))}
         </Select>
+        {podSource && (
+          <label className="flex items-center gap-1.5 text-sm whitespace-nowrap text-gray-600">
+            <input
+              type="checkbox"
+              checked={previous}
+              onChange={(e) => update({ previous: e.target.checked ? 'true' : null }, { push: true })}
+              className="size-4 rounded border-gray-300"
+            />
+            Previous container
+          </label>
+        )}
         <div className="relative w-80 max-w-full">
           <Search
             size={15}
@@ -234,9 +266,15 @@ export function LogsPage() {
               target={{
                 type: 'log',
                 component_id: component.id,
-                evidence: { ...evidenceOf(lines, selected), source: selector, query, start },
+                evidence: {
+                  ...evidenceOf(lines, selected),
+                  source: selector,
+                  query,
+                  start,
+                  ...(previous ? { previous: true } : {}),
+                },
               }}
-              defaultDescription={`${selected.size} log ${selected.size === 1 ? 'line' : 'lines'} of ${component.name} (${selector})`}
+              defaultDescription={`${selected.size} log ${selected.size === 1 ? 'line' : 'lines'} of ${component.name} (${selector}${previous ? ', previous container' : ''})`}
             />
           </div>
         )}

@@ -9,6 +9,8 @@ export interface TopologyParams {
   sortBy?: string;
   sortOrder?: 'asc' | 'desc';
   hidden?: boolean;
+  /** the first page only: at most this many components at the listed level */
+  limit?: number;
 }
 
 /** The query string: empty and 'All' values are left out; a chosen type lists flat. */
@@ -27,5 +29,6 @@ export function topologySearch(p: TopologyParams): string {
   put('sortOrder', p.sortOrder);
   if (p.type && p.type !== 'All') q.set('flatten', 'true');
   if (p.hidden) q.set('hidden', 'true');
+  if (p.limit) q.set('limit', String(p.limit));
   return q.toString();
 }

@@ -37,7 +37,10 @@ export const UNLINK_SUCCESS = 'Deleted config link successfully';
 /** The filter's first choice: no filter ('All' is dropped by the API too). */
 export const ALL = 'All';
 
-/** Cards rendered at first, then more as the end of the grid scrolls into view (500 root cards). */
+/**
+ * Cards rendered at first, then more as the end of the grid scrolls into view (500 root cards);
+ * also the first page the listing is asked for (api/topology.ts; index.html writes it as 60).
+ */
 export const CARD_PAGE = 60;
 
 /** The snapshot form's time ranges (a duration the snapshot endpoint reads as "since"). */

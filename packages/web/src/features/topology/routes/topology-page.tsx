@@ -59,7 +59,7 @@ export function TopologyPage() {
     sortOrder: sort.sortOrder,
     hidden: showHidden,
   };
-  const topology = useTopology(query);
+  const topology = useTopology(query, { firstPage: true });
   const main = useMemo(() => cardsFor(topology.data, id), [topology.data, id]);
   // The whole component (no filters) when the filtered answer leaves it out or has no children:
   // the sidebar still shows it, and a component without any children shows itself as its card
