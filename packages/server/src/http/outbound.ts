@@ -100,3 +100,14 @@ export async function guardedFetch(input: RequestInfo, init: RequestInit = {}): 
     throw cause?.code === 'EOUTBOUNDDENIED' ? cause : err;
   }
 }
+
+/**
+ * For socket clients that take a `lookup` option (net, tls, redis, ...): throws the refusal for a
+ * literal denied host (a literal never goes through a lookup), and returns the guarded lookup to
+ * pass, which refuses names resolving only to denied addresses at connect time.
+ */
+export function guardedSocketLookup(host: string): LookupFunction {
+  const literal = outboundRefusal(host.replace(/^\[(.*)\]$/, '$1'));
+  if (literal) throw Object.assign(new Error(literal), { code: 'EOUTBOUNDDENIED' });
+  return guardedLookup;
+}
