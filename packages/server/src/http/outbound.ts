@@ -111,3 +111,15 @@ export function guardedSocketLookup(host: string): LookupFunction {
   if (literal) throw Object.assign(new Error(literal), { code: 'EOUTBOUNDDENIED' });
   return guardedLookup;
 }
+
+/**
+ * For clients without a `lookup` option (pg, mysql2): resolves `host` through the guard before
+ * connecting and throws the refusal when it is denied or resolves only to denied addresses. The
+ * client resolves again itself, so a name whose DNS answer changes in between is not caught.
+ */
+export async function assertOutboundHost(host: string): Promise<void> {
+  const lookup = guardedSocketLookup(host);
+  await new Promise<void>((resolve, reject) =>
+    lookup(host.replace(/^\[(.*)\]$/, '$1'), {}, (err) => (err ? reject(new Error(err.message)) : resolve())),
+  );
+}

@@ -6,7 +6,7 @@ import type { CheckDef } from '#server/health/spec.ts';
 import { DEFAULT_OUTBOUND_DENY, setOutboundDeny } from '#server/http/outbound.ts';
 
 /**
- * The outbound deny list (WATCHDECK_OUTBOUND_DENY) holds for socket checks (tcp, tls, redis), not
+ * The outbound deny list (WATCHDECK_OUTBOUND_DENY) holds for socket checks (tcp, tls, redis, postgres, mysql), not
  * only HTTP: a literal denied address and a name resolving only to denied addresses are refused
  * with the setting named; an allowed local service still answers.
  */
@@ -33,6 +33,8 @@ describe('socket checks and the outbound deny list', () => {
       ['tcp', { endpoint: '169.254.169.254:80' }],
       ['tls', { endpoint: '169.254.169.254:443' }],
       ['redis', { addr: '169.254.169.254:6379' }],
+      ['postgres', { url: 'postgres://u@169.254.169.254:5432/db', query: 'SELECT 1' }],
+      ['mysql', { url: 'mysql://u@169.254.169.254:3306/db', query: 'SELECT 1' }],
     ] as const) {
       const out = await run(type, spec);
       expect(out.pass, type).toBe(false);
@@ -43,6 +45,8 @@ describe('socket checks and the outbound deny list', () => {
   it('refuses a name that resolves only to denied addresses; allowed local services still work', async () => {
     expect(await run('tcp', { endpoint: `127.0.0.1:${port}` })).toMatchObject({ pass: true });
     expect(await run('redis', { addr: '127.0.0.1:6379' })).toMatchObject({ pass: true });
+    const pg = { url: 'postgres://postgres@127.0.0.1:5432/postgres', query: 'SELECT 1' };
+    expect(await run('postgres', pg)).toMatchObject({ pass: true });
     setOutboundDeny(['127.0.0.0/8', '::1/128']);
     const byName = await run('tcp', { endpoint: `localhost:${port}` });
     expect(byName.pass).toBe(false);
@@ -50,5 +54,7 @@ describe('socket checks and the outbound deny list', () => {
     const redis = await run('redis', { addr: `localhost:6379` });
     expect(redis.pass).toBe(false);
     expect(redis.error).toMatch(/not allowed \(WATCHDECK_OUTBOUND_DENY: 127\.0\.0\.0\/8, ::1\/128\)/);
+    const pgByName = await run('postgres', { ...pg, url: 'postgres://postgres@localhost:5432/postgres' });
+    expect(pgByName.error).toMatch(/^localhost: connections to (127\.0\.0\.1|::1) are not allowed/);
   });
 });
