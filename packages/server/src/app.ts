@@ -27,6 +27,8 @@ import { catalogWrites, registerCatalog } from './catalog/index.ts';
 import { registerTopologyEngine, topologyWrites } from './topology/index.ts';
 import { registerTopologyRoutes } from './topology/routes.ts';
 import { demoFileRoots, demoGitopsJobSource, demoGitopsRepo } from './demo/gitops.ts';
+import { demoCheckRoots } from './demo/health.ts';
+import { setCheckRoots } from './git/index.ts';
 import { playbookWrites, registerPlaybooks } from './playbooks/index.ts';
 import { logsDir, registerLogs } from './logs/index.ts';
 import { startDemoLogs } from './demo/logs.ts';
@@ -70,6 +72,8 @@ const installDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Builds the HTTP app from the area modules. Nothing listens until the caller says so. */
 export async function buildApp({ config, db, logStream }: AppDeps): Promise<FastifyInstance> {
   setOutboundDeny(config.outboundDeny);
+  // folder checks read only here (git/roots.ts); the demo's folder check watches the shipped migrations
+  setCheckRoots([join(config.dataDir, 'checks'), ...config.checkRoots, ...(config.demoData ? demoCheckRoots() : [])]);
   const hops = config.trustProxy;
   const app = Fastify({
     logger:

@@ -156,6 +156,14 @@ const schema = z.object({
       'comma-separated absolute directories, e.g. /srv/manifests,/etc/watchdeck/catalog',
     )
     .default(''),
+  // folder checks read only under <data dir>/checks and these directories (health/README.md)
+  WATCHDECK_CHECK_ROOTS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((p) => !p.trim() || p.trim().startsWith('/')),
+      'comma-separated absolute directories, e.g. /var/backups,/srv/exports',
+    )
+    .default(''),
   // playbook sources may read directories (and local git repositories) only under <data dir>/playbooks
   // and these directories (playbooks/README.md "Sources")
   WATCHDECK_PLAYBOOK_ROOTS: z
@@ -275,6 +283,8 @@ export type Config = {
   outboundDeny: string[];
   /** directories file scrapers may read besides <dataDir>/catalog/files (WATCHDECK_SCRAPE_ROOTS) */
   scrapeRoots: string[];
+  /** directories folder checks may read besides <dataDir>/checks (WATCHDECK_CHECK_ROOTS) */
+  checkRoots: string[];
   /** directories file log backends may read besides <dataDir>/logs (WATCHDECK_LOG_ROOTS) */
   logRoots: string[];
   /** directories playbook sources may read besides <dataDir>/playbooks (WATCHDECK_PLAYBOOK_ROOTS) */
@@ -522,6 +532,9 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv = process.env): Config {
               .map((c) => c.trim())
               .filter(Boolean),
     scrapeRoots: e.WATCHDECK_SCRAPE_ROOTS.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+    checkRoots: e.WATCHDECK_CHECK_ROOTS.split(',')
       .map((p) => p.trim())
       .filter(Boolean),
     logRoots: e.WATCHDECK_LOG_ROOTS.split(',')

@@ -28,6 +28,9 @@ import { demoGitopsRepo } from './gitops.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../db/migrations', import.meta.url));
 
+/** Directories the demo's folder checks read (added to the check roots when demo data is on). */
+export const demoCheckRoots = (): string[] => [MIGRATIONS_DIR];
+
 /** The targets for a server listening on `host`:`port` (0.0.0.0 and :: are reached on loopback). */
 export function demoTargets(o: { port: number; host?: string; databaseUrl?: string; dataDir?: string }): DemoTargets {
   const host = !o.host || ['0.0.0.0', '::', 'localhost'].includes(o.host) ? '127.0.0.1' : o.host;

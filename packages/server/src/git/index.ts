@@ -4,4 +4,4 @@
  */
 export { checkoutGit, scrubGit } from './checkout.ts';
 export { globFiles } from './glob.ts';
-export { gitUrlRefusal, globRefusal, realInside } from './roots.ts';
+export { checkRoots, gitUrlRefusal, globRefusal, localPathRefusal, realInside, setCheckRoots } from './roots.ts';

@@ -40,6 +40,30 @@ export async function realInside(path: string, roots: readonly string[]): Promis
   return undefined;
 }
 
+/**
+ * Directories health checks may read (folder checks): `<data dir>/checks`, WATCHDECK_CHECK_ROOTS
+ * and, with demo data, the migrations folder the demo's folder check watches. Held here rather
+ * than passed down because the settings schema (save time) and the check runner (run time) both
+ * need it; set once at start-up (app.ts). Empty until then: nothing may be read.
+ */
+let checkRootList: string[] = [];
+export function setCheckRoots(roots: string[]): void {
+  checkRootList = roots.map((r) => resolve(r));
+}
+export const checkRoots = (): readonly string[] => checkRootList;
+
+/**
+ * Why a local path may not be read, by its text alone (save time): `..` segments, a relative
+ * path, or an absolute path outside the roots. Readers still check the real path when they read
+ * (realInside), since a symbolic link planted later would pass this.
+ */
+export function localPathRefusal(path: string, roots: readonly string[], setting: string): string | undefined {
+  if (path.split(/[\\/]/).includes('..')) return `${path}: parent directory segments (..) are not allowed`;
+  if (!isAbsolute(path)) return `${path}: use an absolute path`;
+  if (roots.some((r) => inside(resolve(path), resolve(r)))) return undefined;
+  return `${path} is outside the directories checks may read (${rootsText(roots) || 'none'}; ${setting})`;
+}
+
 /** Why a glob may not be used (`..` segments; an absolute glob outside the roots), else undefined. */
 export function globRefusal(glob: string, roots: string[] | undefined): string | undefined {
   if (glob.split(/[\\/]/).includes('..')) return `${glob}: parent directory segments (..) are not allowed`;

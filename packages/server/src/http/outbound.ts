@@ -100,3 +100,26 @@ export async function guardedFetch(input: RequestInfo, init: RequestInit = {}): 
     throw cause?.code === 'EOUTBOUNDDENIED' ? cause : err;
   }
 }
+
+/**
+ * For socket clients that take a `lookup` option (net, tls, redis, ...): throws the refusal for a
+ * literal denied host (a literal never goes through a lookup), and returns the guarded lookup to
+ * pass, which refuses names resolving only to denied addresses at connect time.
+ */
+export function guardedSocketLookup(host: string): LookupFunction {
+  const literal = outboundRefusal(host.replace(/^\[(.*)\]$/, '$1'));
+  if (literal) throw Object.assign(new Error(literal), { code: 'EOUTBOUNDDENIED' });
+  return guardedLookup;
+}
+
+/**
+ * For clients without a `lookup` option (pg, mysql2): resolves `host` through the guard before
+ * connecting and throws the refusal when it is denied or resolves only to denied addresses. The
+ * client resolves again itself, so a name whose DNS answer changes in between is not caught.
+ */
+export async function assertOutboundHost(host: string): Promise<void> {
+  const lookup = guardedSocketLookup(host);
+  await new Promise<void>((resolve, reject) =>
+    lookup(host.replace(/^\[(.*)\]$/, '$1'), {}, (err) => (err ? reject(new Error(err.message)) : resolve())),
+  );
+}

@@ -7,6 +7,7 @@ import { connectionResolver, type ConnectionResolver } from '#server/health/conn
 import type { CheckDef } from '#server/health/spec.ts';
 import { SecretBox } from '#server/connections/secret-box.ts';
 import { createSandbox, type Sandbox } from '#server/sandbox/index.ts';
+import { setCheckRoots } from '#server/git/index.ts';
 import { testDrivers } from '../support/db.ts';
 import { closedPort, startHttp, type Peer } from './peers.ts';
 
@@ -35,6 +36,8 @@ let dir: string;
 beforeAll(async () => {
   web = await startHttp(state);
   dir = mkdtempSync(join(tmpdir(), 'watchdeck-folder-'));
+  // folder checks read only under the check roots (folder-roots.test.ts)
+  setCheckRoots([dir]);
 });
 afterAll(async () => {
   await web.close();

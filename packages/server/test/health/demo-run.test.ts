@@ -5,7 +5,8 @@ import { testDrivers } from '../support/db.ts';
 import { startApp } from '../support/app.ts';
 import type { Db } from '#server/db/index.ts';
 import { demoTargets, seedDemo } from '#server/demo/seed.ts';
-import { DELIBERATE } from '#server/demo/health.ts';
+import { DELIBERATE, demoCheckRoots } from '#server/demo/health.ts';
+import { setCheckRoots } from '#server/git/index.ts';
 import { HealthEngine } from '#server/health/index.ts';
 import { connectionResolver } from '#server/health/connections.ts';
 import { runJob } from '#server/jobs/index.ts';
@@ -26,6 +27,8 @@ for (const driver of testDrivers()) {
     beforeAll(async () => {
       db = await driver.open();
       ({ app, url } = await startApp(db));
+      // as a server with demo data sets them (app.ts): the demo's folder check reads the migrations
+      setCheckRoots(demoCheckRoots());
       const databaseUrl = driver.name === 'pg' ? process.env.TEST_DATABASE_URL : undefined;
       const targets = demoTargets({ port: Number(new URL(url).port), host: '127.0.0.1', databaseUrl });
       expect(await seedDemo(db, { force: false, targets })).toEqual({ seeded: true });

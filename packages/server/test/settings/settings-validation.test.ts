@@ -3,11 +3,15 @@ import { testDrivers } from '../support/db.ts';
 import { seedDemo } from '#server/demo/seed.ts';
 import { SETTINGS_KINDS } from '#server/settings/index.ts';
 import { rowProblems } from '#server/settings/validate.ts';
+import { demoCheckRoots } from '#server/demo/health.ts';
+import { setCheckRoots } from '#server/git/index.ts';
 
 describe('settings validation', () => {
   // The schemas must accept what the product ships: every demo resource is a valid create.
   it('accepts every demo settings resource as a create', async () => {
     const db = await testDrivers()[0].open();
+    // as a server with demo data sets them (app.ts): the demo's folder check reads the migrations
+    setCheckRoots(demoCheckRoots());
     try {
       await seedDemo(db, { force: false });
       for (const kind of SETTINGS_KINDS) {

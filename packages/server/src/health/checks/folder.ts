@@ -1,6 +1,7 @@
-import { readdir, stat, statfs } from 'node:fs/promises';
+import { lstat, readdir, realpath, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseDuration } from '@watchdeck/core';
+import { checkRoots, localPathRefusal, realInside } from '#server/git/index.ts';
 import { num, str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
@@ -13,6 +14,10 @@ import { num, str, type CheckContext, type CheckOutcome } from './types.ts';
  *   minCount / maxCount: number of files; minSize / maxSize: total size of the files;
  *   availableSize / totalSize: free and total space of the file system are at least this.
  * Remote folders (S3, GCS, SFTP, SMB connections) are not read by this server.
+ * Only folders under the check roots are read (git/roots.ts, WATCHDECK_CHECK_ROOTS): an editor's
+ * check on /etc or the data directory would show names, sizes and ages to every viewer. The real
+ * path is checked at every run (a symbolic link planted after saving does not lead out), and
+ * entries that are symbolic links are not counted (lstat), so none is read outside the folder.
  */
 const SIZE_UNITS: Record<string, number> = {
   '': 1,
@@ -96,9 +101,21 @@ export async function folderCheck(spec: Record<string, unknown>, ctx: CheckConte
   const fMinSize = parseSize(filter.minSize, 'filter.minSize');
   const fMaxSize = parseSize(filter.maxSize, 'filter.maxSize');
 
+  const roots = checkRoots();
+  const refusal = localPathRefusal(path, roots, 'WATCHDECK_CHECK_ROOTS');
+  if (refusal) throw new Error(refusal);
+  const real = await realpath(path).catch((err: unknown) => {
+    if ((err as { code?: string }).code === 'ENOENT') throw new Error(`folder ${path} does not exist`, { cause: err });
+    return undefined;
+  });
+  if (!real || !(await realInside(real, roots))) {
+    throw new Error(
+      `${path} leads outside the directories checks may read (${roots.join(', ') || 'none'}; WATCHDECK_CHECK_ROOTS)`,
+    );
+  }
   let entries: string[];
   try {
-    entries = await readdir(path);
+    entries = await readdir(real);
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ENOENT') throw new Error(`folder ${path} does not exist`, { cause: err });
@@ -111,7 +128,7 @@ export async function folderCheck(spec: Record<string, unknown>, ctx: CheckConte
   for (const name of entries) {
     if (ctx.signal.aborted) throw ctx.signal.reason as Error;
     if (regex && !regex.test(name)) continue;
-    const s = await stat(join(path, name)).catch(() => undefined);
+    const s = await lstat(join(real, name)).catch(() => undefined);
     if (!s?.isFile()) continue;
     const age = now - s.mtimeMs;
     if (fMinAge !== undefined && age < fMinAge) continue;
@@ -124,7 +141,7 @@ export async function folderCheck(spec: Record<string, unknown>, ctx: CheckConte
   const total = files.reduce((a, f) => a + f.size, 0);
   const newest = files.reduce<(typeof files)[number] | undefined>((a, f) => (!a || f.age < a.age ? f : a), undefined);
   const oldest = files.reduce<(typeof files)[number] | undefined>((a, f) => (!a || f.age > a.age ? f : a), undefined);
-  const fsStat = await statfs(path);
+  const fsStat = await statfs(real);
   const available = fsStat.bavail * fsStat.bsize;
   const capacity = fsStat.blocks * fsStat.bsize;
   const vars = {

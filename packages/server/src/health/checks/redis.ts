@@ -1,5 +1,6 @@
 import { createClient } from 'redis';
 import { credentialsFor } from '../connections.ts';
+import { guardedSocketLookup } from '#server/http/outbound.ts';
 import { abortable, num, secretOrValue, str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
@@ -30,12 +31,14 @@ export async function redisCheck(spec: Record<string, unknown>, ctx: CheckContex
   if (!url && addr) url = `redis://${addr.replace(/^redis:\/\//, '')}`;
   if (!url) throw new Error('addr is required (host:port)');
   const db = num(spec, 'db') ?? 0;
+  // the outbound deny list (WATCHDECK_OUTBOUND_DENY) holds for sockets too
+  const lookup = guardedSocketLookup(new URL(url).hostname);
   const client = createClient({
     url,
     username,
     password,
     database: db,
-    socket: { connectTimeout: ctx.timeoutMs, reconnectStrategy: false },
+    socket: { connectTimeout: ctx.timeoutMs, reconnectStrategy: false, lookup },
   });
   client.on('error', () => {}); // surfaced by connect() and the command
   const where = addr ?? new URL(url).host;

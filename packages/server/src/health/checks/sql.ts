@@ -1,5 +1,6 @@
 import pg from 'pg';
 import mysql from 'mysql2/promise';
+import { assertOutboundHost } from '#server/http/outbound.ts';
 import { credentialsFor, urlWithCredentials } from '../connections.ts';
 import { abortable, num, secretOrValue, str, type CheckContext, type CheckOutcome } from './types.ts';
 
@@ -27,11 +28,16 @@ async function target(spec: Record<string, unknown>, ctx: CheckContext, scheme: 
     pass = secretOrValue(auth.password, 'auth.password') ?? pass;
   }
   if (!url) throw new Error('give a connection (its name under Settings > Connections) or a url');
+  let full: string;
   try {
-    return urlWithCredentials(url, user, pass);
+    full = urlWithCredentials(url, user, pass);
   } catch {
     throw new Error(`url must be a ${scheme} URL such as ${scheme}://user@host:port/database`);
   }
+  // the outbound deny list (WATCHDECK_OUTBOUND_DENY) holds for database connections too
+  const host = new URL(full).hostname;
+  if (host) await assertOutboundHost(host);
+  return full;
 }
 
 function verdict(spec: Record<string, unknown>, rows: Record<string, unknown>[]): CheckOutcome {

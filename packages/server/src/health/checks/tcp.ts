@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { guardedSocketLookup } from '#server/http/outbound.ts';
 import { hostPort, num, str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /** TCP check (seed 002: endpoint required, thresholdMillis): the port accepts a connection. */
@@ -6,9 +7,11 @@ export async function tcpCheck(spec: Record<string, unknown>, ctx: CheckContext)
   const endpoint = str(spec, 'endpoint') ?? str(spec, 'host');
   if (!endpoint) throw new Error('endpoint is required (host:port)');
   const { host, port } = hostPort(endpoint);
+  // the outbound deny list (WATCHDECK_OUTBOUND_DENY) holds for sockets too: no cloud metadata service
+  const lookup = guardedSocketLookup(host);
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const socket = net.connect({ host, port });
+    const socket = net.connect({ host, port, lookup });
     const onAbort = () => socket.destroy(ctx.signal.reason as Error);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     socket.once('connect', () => {
@@ -21,6 +24,7 @@ export async function tcpCheck(spec: Record<string, unknown>, ctx: CheckContext)
       if (err.code === 'ECONNREFUSED')
         reject(new Error(`connection to ${host}:${port} refused: nothing is listening on that port`));
       else if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') reject(new Error(`cannot resolve host ${host}`));
+      else if (err.code === 'EOUTBOUNDDENIED') reject(new Error(err.message));
       else reject(err);
     });
   });

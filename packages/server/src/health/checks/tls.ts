@@ -1,4 +1,5 @@
 import tls from 'node:tls';
+import { guardedSocketLookup } from '#server/http/outbound.ts';
 import { hostPort, num, str, type CheckContext, type CheckOutcome } from './types.ts';
 
 /**
@@ -12,12 +13,14 @@ export async function tlsCheck(spec: Record<string, unknown>, ctx: CheckContext)
   const endpoint = str(spec, 'endpoint') ?? str(spec, 'host');
   if (!endpoint) throw new Error('endpoint is required (host:port)');
   const { host, port } = hostPort(endpoint);
+  // the outbound deny list (WATCHDECK_OUTBOUND_DENY) holds for sockets too
+  const lookup = guardedSocketLookup(host);
   const servername = str(spec, 'serverName') ?? (/^[\d.:]+$/.test(host) ? undefined : host);
   const insecure = spec.insecureSkipVerify === true;
   const started = performance.now();
   const cert = await new Promise<tls.PeerCertificate & { authorized: boolean; authorizationError?: string }>(
     (resolve, reject) => {
-      const socket = tls.connect({ host, port, servername, rejectUnauthorized: false, ca: str(spec, 'ca') });
+      const socket = tls.connect({ host, port, lookup, servername, rejectUnauthorized: false, ca: str(spec, 'ca') });
       const onAbort = () => socket.destroy(ctx.signal.reason as Error);
       ctx.signal.addEventListener('abort', onAbort, { once: true });
       socket.once('secureConnect', () => {

@@ -1,5 +1,6 @@
 /** Health check (canary) spec, seed 002 section 3: each check type is a list under its name. */
 import { z } from 'zod';
+import { checkRoots, localPathRefusal } from '#server/git/index.ts';
 import { nonNegativeInt, schedule, script, secretOrValue, stringMap } from './common.ts';
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -82,7 +83,14 @@ export const canarySpec = z.looseObject({
     .array(
       z.looseObject({
         ...check,
-        path: z.string().min(1),
+        // only folders under the check roots (WATCHDECK_CHECK_ROOTS); the runner checks the real path too
+        path: z
+          .string()
+          .min(1)
+          .superRefine((p, ctx) => {
+            const refusal = localPathRefusal(p, checkRoots(), 'WATCHDECK_CHECK_ROOTS');
+            if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+          }),
         minAge: z.string().optional(),
         maxAge: z.string().optional(),
         minCount: nonNegativeInt.optional(),
