@@ -381,16 +381,19 @@ export async function checksSummaryEach(
   slice = db.driver === 'pglite' ? PGLITE_SLICE : 0,
 ): Promise<SummarySource> {
   if (!slice || filter.checkId || filter.ids) return summaryStatement(db, window, filter, onCheck);
+  // one clock for every slice, so each takes rolling1h from the same scan as the first did; taken
+  // before the id list is read: when that read was slow (over a second, cold, on PGlite) a clock
+  // taken after it put the window's end more than a second back, and every slice then read the
+  // last hour twice (a separate rolling1h scan), doubling the statement's cost
+  const now = Date.now();
   const params: unknown[] = [];
   const where = checkFilter(filter, params);
   const { rows } = await db.query<{ id: string }>(
     `SELECT c.id FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE ${where} ORDER BY ca.name, c.name, c.id`,
     params,
   );
-  if (rows.length <= slice) return summaryStatement(db, window, filter, onCheck);
+  if (rows.length <= slice) return summaryStatement(db, window, filter, onCheck, now);
   let source: SummarySource = summarySource(window);
-  // one clock for every slice, so each takes rolling1h from the same scan as the first did
-  const now = Date.now();
   for (let i = 0; i < rows.length; i += slice) {
     // what queued behind this slice on the one connection (a check run, a request) goes first
     if (i) await new Promise((r) => setImmediate(r));
