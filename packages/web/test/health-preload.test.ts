@@ -100,7 +100,9 @@ describe('/health summary preload', () => {
     expect(preload.aborted).toBe(true);
     const own = (fetchSpy.mock.calls[1] as unknown as [string, RequestInit])[1].signal!;
     page.abort(); // a new time range: the old query lets go
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(own.aborted).toBe(false); // still within the grace a quick switch back would use
+    await new Promise((r) => setTimeout(r, 700));
     expect(own.aborted).toBe(true);
   });
 });

@@ -26,7 +26,8 @@ export function summaryUrl({ timeRange, labels, checkId }: SummaryParams): strin
  * shares one request while it is in flight (the page, a refetch, a remount), so the same summary
  * is never sent twice at once: on a slow server a second request would only queue behind the
  * first. A request is aborted when its last caller has let go (a new time range, a closed page)
- * and no one takes it up again within DETACH_GRACE_MS (a remount does, at once).
+ * and no one takes it up again within DETACH_GRACE_MS (a remount does, at once; so does a quick
+ * switch back to the range).
  */
 interface SummaryCall {
   url: string;
@@ -43,7 +44,9 @@ interface SummaryCall {
 const calls = new Map<string, SummaryCall>();
 /** how long a preload's answer that nobody has taken yet stays good for the page */
 const PRELOAD_FRESH_MS = 15_000;
-const DETACH_GRACE_MS = 100;
+// a person flicking to another range and back within a second gets the call still in flight,
+// not a second computation behind it on a slow server
+const DETACH_GRACE_MS = 1000;
 
 function register(url: string, promise: Promise<unknown>, controller: AbortController): SummaryCall {
   promise.catch(() => {}); // a failure is the taking caller's to report
