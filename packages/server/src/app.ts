@@ -313,9 +313,11 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Fast
   // an organisation's backend serves the API only: the web app comes from the root backend
   if (!config.organization && existsSync(join(webDir, 'index.html'))) {
     await app.register(fastifyStatic, { root: webDir, wildcard: false });
-    // The SPA owns every other path: deep links load index.html, unknown /api paths stay 404.
+    // The SPA owns every other path: deep links load index.html, unknown /api paths stay 404, and
+    // so does /metrics when WATCHDECK_METRICS=false (a scraper must not get a page of HTML).
     app.setNotFoundHandler((req, reply) => {
-      if (req.url.startsWith('/api/') || req.method !== 'GET') {
+      const path = req.url.split('?', 1)[0];
+      if (path.startsWith('/api/') || path === '/metrics' || req.method !== 'GET') {
         return reply.code(404).send(notFoundBody(req));
       }
       return reply.type('text/html').sendFile('index.html');

@@ -193,10 +193,14 @@ for (const driver of testDrivers()) {
         peer.at('/playbook-events').find((r) => String(r.body?.title).includes('was approved')),
       );
       expect(sent.body?.title).toBe('A run of playbook guarded was approved');
-      const { rows } = await db.query<any>(
-        `SELECT status, source_event FROM notification_send_history WHERE notification_id = $1`,
-        [ruleId],
-      );
+      // the peer has the request before the sender records it as sent
+      const rows = await waitFor('the approval send recorded', async () => {
+        const { rows } = await db.query<any>(
+          `SELECT status, source_event FROM notification_send_history WHERE notification_id = $1`,
+          [ruleId],
+        );
+        return rows.some((r: any) => r.status === 'sent') ? rows : undefined;
+      });
       expect(rows).toEqual([{ status: 'sent', source_event: 'playbook.approval.inserted' }]);
 
       // a person changes who approves: one event; an edit that leaves the approval alone: none
