@@ -63,8 +63,10 @@ export function FilterBar({
   const get = (k: string) => params.get(k) || ALL;
   const set = (k: string) => (v: string) =>
     setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
+      () => {
+        // the address bar, not the hook's last render: a second choice made before the page
+        // re-rendered after the first would otherwise drop the first (react-router's prev is stale)
+        const next = new URLSearchParams(window.location.search);
         if (v === ALL) next.delete(k);
         else next.set(k, v);
         return next;

@@ -42,8 +42,10 @@ export function useTopologySort(): TopologySort {
       } else setCustom(by);
       setOrder(dir);
       setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
+        () => {
+          // the address bar, not the hook's last render: a second choice made before the page
+          // re-rendered after the first would otherwise drop the first (react-router's prev is stale)
+          const next = new URLSearchParams(window.location.search);
           if (by === 'status' && dir === 'desc') {
             next.delete('sortBy');
             next.delete('sortOrder');
