@@ -118,14 +118,15 @@ describe('jobs history', () => {
     await poll(() => query().get('status')).toBe('SUCCESS:1');
     await poll(async () => [...new Set(await statuses())]).toEqual(['SUCCESS']);
 
-    // only this file's canary takes over a second (its peer answers after 1.2 s)
+    // this file's canary takes over a second (its peer answers after 1.2 s); on a loaded host a
+    // demo canary may too, so the slow one must be there and every row over a second
     await page.getByLabel('Duration').selectOption('1000');
     await poll(() => query().get('runDuration')).toBe('1000');
     await poll(async () => {
       const rows = await table().locator('tbody tr').allInnerTexts();
       const cells = await table().locator('tbody tr td:nth-child(5)').allInnerTexts();
       return (
-        cells.length > 0 && cells.every((c) => durationMs(c) >= 1000) && rows.every((r) => r.includes('e2e-jobs-slow'))
+        cells.length > 0 && cells.every((c) => durationMs(c) >= 1000) && rows.some((r) => r.includes('e2e-jobs-slow'))
       );
     }).toBe(true);
 

@@ -213,7 +213,9 @@ describe.each([1440, 1024])('logs at %i px', (width) => {
         expect(await previous.isChecked()).toBe(false);
         expect(sent.at(-1)?.previous).toBeUndefined();
 
-        await previous.check();
+        // the box follows the URL, so it turns once the page re-renders: click, then wait for it
+        await previous.click();
+        await poll(() => previous.isChecked()).toBe(true);
         await poll(() => search().get('previous')).toBe('true');
         await poll(() => rows().first().innerText()).toContain(`panic: nil map ${marker}-previous`);
         expect(await rows().count()).toBe(1);
@@ -225,7 +227,8 @@ describe.each([1440, 1024])('logs at %i px', (width) => {
         await page.reload();
         await poll(() => previous.isChecked()).toBe(true);
         await poll(() => rows().first().innerText()).toContain(`${marker}-previous`);
-        await previous.uncheck();
+        await previous.click();
+        await poll(() => previous.isChecked()).toBe(false);
         await poll(() => search().get('previous')).toBe(null);
         await poll(() => rows().first().innerText()).toContain(`${marker}-running`);
 
