@@ -59,7 +59,9 @@ export function parkedRoutes(
     async (req, reply) => {
       const agentId = await agentOf(req);
       if (!agentId) return sendError(reply, 404, 'not_found', AGENT_MESSAGES.notAgent);
-      const { parked, resolved } = req.body;
+      const { resolved } = req.body;
+      // one row per id (a repeated id would make the upsert touch a row twice): the last one counts
+      const parked = [...new Map(req.body.parked.map((p) => [p.id.toLowerCase(), p])).values()];
       const requests = await db.transaction(async (tx) => {
         if (parked.length)
           // a request the agent reports carried out (its requested_at echoed back) is cleared; one

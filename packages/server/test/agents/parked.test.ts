@@ -93,6 +93,11 @@ for (const driver of testDrivers()) {
         extra: 1,
       });
       expect(bad.status).toBe(400);
+      // the same id twice in one report: the last copy counts, no error
+      const twice = await asAgent(agent.access_token, '/api/agent/parked', {
+        parked: [parkedRow(rowA), parkedRow(rowA)],
+      });
+      expect(twice.status).toBe(200);
       expect((await call('viewer', 'GET', `/api/agent/${agent.id}/parked`)).body.total).toBe(2);
     });
 
