@@ -59,44 +59,54 @@ export function parkedRoutes(
     async (req, reply) => {
       const agentId = await agentOf(req);
       if (!agentId) return sendError(reply, 404, 'not_found', AGENT_MESSAGES.notAgent);
-      const { parked, resolved } = req.body;
-      const requests = await db.transaction(async (tx) => {
-        if (parked.length)
-          // a request the agent reports carried out (its requested_at echoed back) is cleared; one
-          // made after it stays for the next report
-          await tx.query(
-            `INSERT INTO agent_parked_rows AS p (agent_id, id, tbl, row_key, row, error, parked_at, attempts, last_attempt_at)
+      const { resolved } = req.body;
+      // one row per id (a repeated id would make the upsert touch a row twice): the last one counts
+      const parked = [...new Map(req.body.parked.map((p) => [p.id.toLowerCase(), p])).values()];
+      const requests = await db
+        .transaction(async (tx) => {
+          if (parked.length)
+            // a request the agent reports carried out (its requested_at echoed back) is cleared; one
+            // made after it stays for the next report
+            await tx.query(
+              `INSERT INTO agent_parked_rows AS p (agent_id, id, tbl, row_key, row, error, parked_at, attempts, last_attempt_at)
              SELECT $1, x.id, x.table, x.key, x.row, x.error, x.parked_at, x.attempts, x.last_attempt_at
                FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, "table" text, key text, row jsonb, error text,
                     parked_at timestamptz, attempts int, last_attempt_at timestamptz)
              ON CONFLICT (agent_id, id) DO UPDATE SET tbl = EXCLUDED.tbl, row_key = EXCLUDED.row_key,
                row = EXCLUDED.row, error = EXCLUDED.error, parked_at = EXCLUDED.parked_at,
                attempts = EXCLUDED.attempts, last_attempt_at = EXCLUDED.last_attempt_at, reported_at = now()`,
-            [agentId, JSON.stringify(parked)],
-          );
-        const handled = parked.filter((p) => p.handled_request_at);
-        if (handled.length)
-          await tx.query(
-            `UPDATE agent_parked_rows p SET request = NULL, requested_at = NULL, requested_by = NULL
+              [agentId, JSON.stringify(parked)],
+            );
+          const handled = parked.filter((p) => p.handled_request_at);
+          if (handled.length)
+            await tx.query(
+              `UPDATE agent_parked_rows p SET request = NULL, requested_at = NULL, requested_by = NULL
                FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, handled_request_at timestamptz)
               WHERE p.agent_id = $1 AND p.id = x.id AND p.requested_at <= x.handled_request_at`,
-            [agentId, JSON.stringify(handled.map((h) => ({ id: h.id, handled_request_at: h.handled_request_at })))],
-          );
-        if (resolved.length)
-          await tx.query(`DELETE FROM agent_parked_rows WHERE agent_id = $1 AND id = ANY ($2::uuid[])`, [
-            agentId,
-            resolved.map((r) => r.id),
-          ]);
-        await tx.query(`UPDATE agents SET last_seen = now() WHERE id = $1`, [agentId]);
-        return (
-          await tx.query<AgentParkedRequest>(
-            `SELECT id, request AS action, to_char(requested_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS requested_at
+              [agentId, JSON.stringify(handled.map((h) => ({ id: h.id, handled_request_at: h.handled_request_at })))],
+            );
+          if (resolved.length)
+            await tx.query(`DELETE FROM agent_parked_rows WHERE agent_id = $1 AND id = ANY ($2::uuid[])`, [
+              agentId,
+              resolved.map((r) => r.id),
+            ]);
+          await tx.query(`UPDATE agents SET last_seen = now() WHERE id = $1`, [agentId]);
+          return (
+            await tx.query<AgentParkedRequest>(
+              `SELECT id, request AS action, to_char(requested_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS requested_at
                FROM agent_parked_rows WHERE agent_id = $1 AND request IS NOT NULL
               ORDER BY requested_at, id LIMIT ${REQUESTS_PER_ANSWER}`,
-            [agentId],
-          )
-        ).rows;
-      });
+              [agentId],
+            )
+          ).rows;
+        })
+        .catch((err: unknown) => {
+          // a value the tables refuse (a NUL character in a text, an out-of-range date): the report's fault
+          const code = (err as { code?: string }).code ?? '';
+          if (code.startsWith('22') || code.startsWith('23')) return null;
+          throw err;
+        });
+      if (!requests) return sendError(reply, 400, 'invalid_body', 'a parked row has a value this console cannot store');
       return { agent_id: agentId, requests };
     },
   );

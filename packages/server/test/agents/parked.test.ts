@@ -93,6 +93,16 @@ for (const driver of testDrivers()) {
         extra: 1,
       });
       expect(bad.status).toBe(400);
+      const nul = await asAgent(agent.access_token, '/api/agent/parked', {
+        parked: [parkedRow(randomUUID(), { error: 'bad \u0000 byte' })],
+      });
+      expect(nul.status).toBe(400);
+      expect(nul.body.message).toBe('a parked row has a value this console cannot store');
+      // the same id twice in one report: the last copy counts, no error
+      const twice = await asAgent(agent.access_token, '/api/agent/parked', {
+        parked: [parkedRow(rowA), parkedRow(rowA)],
+      });
+      expect(twice.status).toBe(200);
       expect((await call('viewer', 'GET', `/api/agent/${agent.id}/parked`)).body.total).toBe(2);
     });
 
