@@ -40,6 +40,7 @@ import {
   emailIsMember,
   findOrganization,
   invite,
+  inviteState,
   leaseEngines,
   listFor,
   listMembers,
@@ -73,6 +74,7 @@ const memberParams = z.object({ slug: organizationSlugField, personId: uuidField
 const inviteParams = z.object({ slug: organizationSlugField, id: uuidField('id') });
 
 const ONLY_ADMINS = 'Only an administrator of the organisation may do this.';
+const MAX_OPEN_INVITES = 200;
 
 /** The invitation's email: who asks, to what, and where to accept it. */
 function invitationMail(o: { org: OrganizationRow; inviter: string; role: string; signInUrl: string; email: string }) {
@@ -212,6 +214,23 @@ export async function registerOrganizations(
         return sendError(reply, 409, 'conflict', `${req.body.email} is a member already`, {
           email: 'is a member already',
         });
+      // every invitation is an email the server sends for the caller, and any signed-in person
+      // can make an organisation: open invitations are capped, and a resend waits a minute
+      const state = await inviteState(db, org.id, req.body.email, req.body.role);
+      if (state.recent)
+        return sendError(
+          reply,
+          429,
+          'too_many_requests',
+          `An invitation to ${req.body.email} went out less than a minute ago; wait before sending it again.`,
+        );
+      if (!state.exists && state.open >= MAX_OPEN_INVITES)
+        return sendError(
+          reply,
+          409,
+          'conflict',
+          `An organisation has at most ${MAX_OPEN_INVITES} open invitations; withdraw some before inviting more.`,
+        );
       const sent = await invite(db, {
         orgId: org.id,
         email: req.body.email,

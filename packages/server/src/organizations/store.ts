@@ -112,6 +112,26 @@ export async function invite(
   return r.rows[0];
 }
 
+/**
+ * What bounds an invitation: how many are open in the organisation, whether this email has one
+ * open, and whether that one went out with the same role within the last minute (a resend).
+ */
+export async function inviteState(
+  q: Queryable,
+  orgId: string,
+  email: string,
+  role: Role,
+): Promise<{ open: number; exists: boolean; recent: boolean }> {
+  const r = await q.query<{ open: number; exists: boolean; recent: boolean }>(
+    `SELECT count(*)::int AS open,
+            coalesce(bool_or(email = lower($2)), false) AS exists,
+            coalesce(bool_or(email = lower($2) AND role = $3 AND created_at > now() - interval '1 minute'), false) AS recent
+       FROM ${C}.organization_invites WHERE organization_id = $1 AND accepted_at IS NULL`,
+    [orgId, email, role],
+  );
+  return r.rows[0];
+}
+
 /** Whether a person of the root backend with this email is a member already. */
 export async function emailIsMember(q: Queryable, orgId: string, email: string): Promise<boolean> {
   const r = await q.query(

@@ -156,6 +156,28 @@ describe.skipIf(!adminUrl)('organisation members (pg)', () => {
     expect((await people.dee.delete('/api/organizations/gamma')).status).toBe(404);
   });
 
+  it('bounds the emails an admin can make the server send', async () => {
+    const first = await people.ada.post('/api/organizations/gamma/invites', { email: 'flo@members.test' });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const again = await people.ada.post('/api/organizations/gamma/invites', { email: 'flo@members.test' });
+    expect(again.status).toBe(429);
+    expect(again.body.message).toBe(
+      'An invitation to flo@members.test went out less than a minute ago; wait before sending it again.',
+    );
+    // open invitations are capped per organisation (200)
+    await db.query(`INSERT INTO watchdeck_control.organization_invites (organization_id, email, role, invited_by)
+      SELECT o.id, 'bulk' || g || '@members.test', 'viewer', '${ids.ada}'
+        FROM watchdeck_control.organizations o, generate_series(1, 200) g WHERE o.slug = 'gamma'`);
+    const over = await people.ada.post('/api/organizations/gamma/invites', { email: 'gus@members.test' });
+    expect(over.status).toBe(409);
+    expect(over.body.message).toBe(
+      'An organisation has at most 200 open invitations; withdraw some before inviting more.',
+    );
+    await db.query(
+      `DELETE FROM watchdeck_control.organization_invites WHERE email LIKE 'bulk%@members.test' OR email = 'flo@members.test'`,
+    );
+  });
+
   it('answers 403 to an editor or a viewer doing an admin’s work', async () => {
     for (const who of ['bob', 'cy']) {
       const b = people[who];
